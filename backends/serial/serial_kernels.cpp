@@ -1,0 +1,7 @@
+// The serial backend: every kernel compiled for Kokkos::Serial.
+// Tile sizes for host backends are the defaults in src/<kernel>/*_tiles.hpp.
+#include <Kokkos_Core.hpp>
+
+#include "add/add_impl.hpp"
+
+PK_INSTANTIATE_ADD(Kokkos::Serial)

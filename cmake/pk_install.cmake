@@ -1,0 +1,26 @@
+# Install rules: headers, libraries and a CMake package, so that
+#   find_package(portable_kernels) ; target_link_libraries(app portable_kernels::portable_kernels)
+# works from the install prefix.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(pk_install_targets portable_kernels)
+if(TARGET pk_image_io)
+  list(APPEND pk_install_targets pk_image_io)
+endif()
+install(TARGETS ${pk_install_targets} EXPORT portable_kernelsTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT portable_kernelsTargets NAMESPACE portable_kernels::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/portable_kernels)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/portable_kernelsConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/portable_kernelsConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/portable_kernels)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/portable_kernelsConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/portable_kernelsConfig.cmake
+              ${PROJECT_BINARY_DIR}/portable_kernelsConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/portable_kernels)

@@ -1,0 +1,93 @@
+#pragma once
+// Element-wise kernels: argument checks and launches, written once for every execution space.
+// A backend compiles them by naming PK_INSTANTIATE_ADD(ExecSpace) in backends/<name>/.
+#include <cstdint>
+
+#include <pk/kokkos/add.hpp>
+
+#include "add/add_functors.hpp"
+#include "add/add_host.hpp"
+#include "core/check.hpp"
+#include "core/host_views.hpp"
+#include <pk/runtime.hpp>
+
+namespace pk::detail {
+
+// 64-bit indices: a vector may be longer than 2^31 elements.
+template <class Exec>
+using elementwise_policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+
+template <class Exec, class T>
+void check_elementwise(const char* who, const vector_view<const T, Exec>& a, const vector_view<const T, Exec>& b,
+                       const vector_view<T, Exec>& c) {
+  pk::require_initialized(who);
+  const auto n = static_cast<std::int64_t>(a.extent(0));
+  require_length(who, "b", static_cast<std::int64_t>(b.extent(0)), n, "the length of a");
+  require_length(who, "c", static_cast<std::int64_t>(c.extent(0)), n, "the length of a");
+  const auto bytes = n * static_cast<std::int64_t>(sizeof(T));
+  require(!partially_overlap(c.data(), bytes, a.data(), bytes) && !partially_overlap(c.data(), bytes, b.data(), bytes),
+          who, "c partially overlaps an input (c may be a or b exactly, or separate memory)");
+}
+
+template <class Exec, class T>
+void add(const Exec& space, const vector_view<const T, Exec>& a, const vector_view<const T, Exec>& b,
+         const vector_view<T, Exec>& c) {
+  check_elementwise<Exec, T>("pk::add", a, b, c);
+  Kokkos::parallel_for("pk::add", elementwise_policy<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
+}
+
+template <class Exec, class T>
+void axpby(const Exec& space, T alpha, const vector_view<const T, Exec>& a, T beta,
+           const vector_view<const T, Exec>& b, const vector_view<T, Exec>& c) {
+  check_elementwise<Exec, T>("pk::axpby", a, b, c);
+  Kokkos::parallel_for("pk::axpby", elementwise_policy<Exec>(space, 0, a.extent(0)),
+                       Axpby<T, Exec>{alpha, beta, a, b, c});
+}
+
+template <class Exec, class T>
+void scale(const Exec& space, T alpha, const vector_view<T, Exec>& x) {
+  pk::require_initialized("pk::scale");
+  Kokkos::parallel_for("pk::scale", elementwise_policy<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});
+}
+
+// Host-array entry points: move the arrays to the backend, run, bring c back.
+template <class Exec, class T>
+void axpby_host(T alpha, const T* a, T beta, const T* b, T* c, std::int64_t n, bool plain_add) {
+  Exec space;
+  auto host_c = host_unmanaged<T*>(c, n);
+  auto da = to_backend<Exec>(host_unmanaged<const T*>(a, n));
+  auto db = to_backend<Exec>(host_unmanaged<const T*>(b, n));
+  auto dc = output_on_backend<Exec>(host_c);
+  if (plain_add)
+    add<Exec, T>(space, da, db, dc);
+  else
+    axpby<Exec, T>(space, alpha, da, beta, db, dc);
+  space.fence();
+  copy_to_host(host_c, dc);
+}
+
+template <class Exec, class T>
+void scale_host(T alpha, T* x, std::int64_t n) {
+  Exec space;
+  auto host_x = host_unmanaged<T*>(x, n);
+  auto dx = to_backend<Exec>(host_x);
+  scale<Exec, T>(space, alpha, dx);
+  space.fence();
+  copy_to_host(host_x, dx);
+}
+
+}  // namespace pk::detail
+
+#define PK_INSTANTIATE_ADD_FOR(EXEC, T)                                                                       \
+  template void pk::detail::add<EXEC, T>(const EXEC&, const pk::vector_view<const T, EXEC>&,                \
+                                         const pk::vector_view<const T, EXEC>&, const pk::vector_view<T, EXEC>&); \
+  template void pk::detail::axpby<EXEC, T>(const EXEC&, T, const pk::vector_view<const T, EXEC>&, T,        \
+                                           const pk::vector_view<const T, EXEC>&,                           \
+                                           const pk::vector_view<T, EXEC>&);                                \
+  template void pk::detail::scale<EXEC, T>(const EXEC&, T, const pk::vector_view<T, EXEC>&);                \
+  template void pk::detail::axpby_host<EXEC, T>(T, const T*, T, const T*, T*, std::int64_t, bool);          \
+  template void pk::detail::scale_host<EXEC, T>(T, T*, std::int64_t);
+
+#define PK_INSTANTIATE_ADD(EXEC)    \
+  PK_INSTANTIATE_ADD_FOR(EXEC, float) \
+  PK_INSTANTIATE_ADD_FOR(EXEC, double)

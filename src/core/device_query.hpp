@@ -1,0 +1,12 @@
+#pragma once
+// CUDA device descriptions, implemented in backends/cuda/ (a stub answers in host-only builds).
+#include <vector>
+
+#include <pk/backend.hpp>
+
+namespace pk::detail {
+
+std::vector<device_info> cuda_devices();
+device_info cuda_current_device();
+
+}  // namespace pk::detail

@@ -1,0 +1,43 @@
+// Kokkos start-up and shut-down on behalf of applications that do not manage Kokkos themselves.
+#include <pk/runtime.hpp>
+
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+
+namespace pk {
+
+runtime::runtime(const runtime_options& options) {
+  if (Kokkos::is_initialized()) return;  // the application owns Kokkos
+  // Command-line style arguments are the one initialization interface that Kokkos 3.4
+  // through 5.x all accept.
+  std::vector<std::string> args{"portable_kernels"};
+  if (options.device >= 0) args.push_back("--kokkos-device-id=" + std::to_string(options.device));
+#if KOKKOS_VERSION >= 30700
+  const char* threads_flag = "--kokkos-num-threads=";
+#else
+  const char* threads_flag = "--kokkos-threads=";
+#endif
+  if (options.threads > 0) args.push_back(threads_flag + std::to_string(options.threads));
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  Kokkos::initialize(argc, argv.data());
+  owns_ = true;
+}
+
+runtime::~runtime() {
+  if (owns_ && Kokkos::is_initialized()) Kokkos::finalize();
+}
+
+bool is_initialized() noexcept { return Kokkos::is_initialized(); }
+
+void require_initialized(const char* who) {
+  if (!Kokkos::is_initialized())
+    detail::fail(who, "Kokkos is not initialized (create a pk::runtime, or call Kokkos::initialize, first)");
+}
+
+}  // namespace pk

@@ -1,0 +1,106 @@
+// add / axpby / scale on every backend, host arrays and Kokkos Views, against float64.
+#include <pk/add.hpp>
+#include <pk/error.hpp>
+#include <pk/kokkos/add.hpp>
+
+#include "test_support.hpp"
+
+using pk_test::max_relative_error;
+
+TEST_CASE_TEMPLATE("add and axpby match float64 on every backend and length", T, float, double) {
+  for (pk::backend b : pk::available_backends()) {
+    CAPTURE_BACKEND(b);
+    for (std::size_t n : pk_test::odd_lengths()) {
+      CAPTURE(n);
+      auto x = pk_test::random_vector<T>(n), y = pk_test::random_vector<T>(n);
+      const T alpha = static_cast<T>(1.75), beta = static_cast<T>(-0.5);
+
+      auto sum = pk_test::poisoned<T>(n);
+      pk::add(b, x, y, sum);
+      std::vector<double> ref(n);
+      for (std::size_t i = 0; i < n; ++i) ref[i] = double(x[i]) + double(y[i]);
+      CHECK(max_relative_error(sum, ref) <= pk_test::elementwise_tolerance<T>());
+
+      auto lin = pk_test::poisoned<T>(n);
+      pk::axpby(b, alpha, x, beta, y, lin);
+      for (std::size_t i = 0; i < n; ++i) ref[i] = double(alpha) * x[i] + double(beta) * y[i];
+      CHECK(max_relative_error(lin, ref) <= 2 * pk_test::elementwise_tolerance<T>());
+
+      auto s = x;
+      pk::scale(b, alpha, s);
+      for (std::size_t i = 0; i < n; ++i) ref[i] = double(alpha) * x[i];
+      CHECK(max_relative_error(s, ref) <= pk_test::elementwise_tolerance<T>());
+    }
+  }
+}
+
+TEST_CASE("add is identical on every backend (same float32 operations)") {
+  const std::size_t n = 100003;
+  auto x = pk_test::random_vector<float>(n, -1e3, 1e3), y = pk_test::random_vector<float>(n);
+  auto serial = pk_test::poisoned<float>(n);
+  pk::axpby(pk::backend::serial, 3.f, x, -2.f, y, serial);
+  for (pk::backend b : pk::available_backends()) {
+    CAPTURE_BACKEND(b);
+    auto out = pk_test::poisoned<float>(n);
+    pk::axpby(b, 3.f, x, -2.f, y, out);
+    // 3*x + (-2)*y rounds the same way everywhere unless a compiler contracts it into an FMA;
+    // allow that one rounding difference.
+    std::vector<double> ref(serial.begin(), serial.end());
+    CHECK(max_relative_error(out, ref) <= 2e-7);
+  }
+}
+
+TEST_CASE("add works in place (c is a)") {
+  for (pk::backend b : pk::available_backends()) {
+    CAPTURE_BACKEND(b);
+    auto x = pk_test::random_vector<double>(1025), y = pk_test::random_vector<double>(1025);
+    std::vector<double> ref(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) ref[i] = x[i] + y[i];
+    pk::add(b, x, y, x);
+    CHECK(max_relative_error(x, ref) <= 1e-15);
+  }
+}
+
+TEST_CASE("add rejects bad arguments with a pk::error naming them") {
+  for (pk::backend b : pk::available_backends()) {
+    CAPTURE_BACKEND(b);
+    std::vector<float> a(8), c(8), shorter(7);
+    CHECK_THROWS_WITH_AS(pk::add(b, a, shorter, c), "pk::add: b has 7 elements, expected 8 (the length of a)",
+                         pk::error);
+    CHECK_THROWS_WITH_AS(pk::add(b, a, a, shorter), "pk::add: c has 7 elements, expected 8 (the length of a)",
+                         pk::error);
+    std::vector<float> big(16, 1.f);
+    pk::span<float> shifted(big.data() + 1, 8);
+    CHECK_THROWS_AS(pk::add(b, pk::span<const float>(big.data(), 8), a, shifted), pk::error);
+    std::vector<float> none;
+    CHECK_NOTHROW(pk::add(b, none, none, none));  // zero length: nothing to do, nothing written
+  }
+}
+
+TEST_CASE("the Kokkos View interface runs on each execution space") {
+  const int n = 1025;
+  auto x = pk_test::random_vector<float>(n), y = pk_test::random_vector<float>(n);
+  std::vector<double> ref(n);
+  for (int i = 0; i < n; ++i) ref[i] = double(x[i]) + double(y[i]);
+  auto run = [&](auto space) {
+    using Exec = decltype(space);
+    pk::vector_view<float, Exec> a("a", n), bb("b", n), c("c", n);
+    auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(bb);
+    for (int i = 0; i < n; ++i) ha(i) = x[i], hb(i) = y[i];
+    Kokkos::deep_copy(a, ha);
+    Kokkos::deep_copy(bb, hb);
+    Kokkos::deep_copy(c, std::numeric_limits<float>::quiet_NaN());
+    pk::add(space, a, bb, c);
+    space.fence();
+    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+    std::vector<float> out(hc.data(), hc.data() + n);
+    CHECK(max_relative_error(out, ref) <= 2e-7);
+  };
+  run(Kokkos::Serial());
+#if defined(KOKKOS_ENABLE_OPENMP)
+  run(Kokkos::OpenMP());
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  run(Kokkos::Cuda());
+#endif
+}
