@@ -1,4 +1,4 @@
-// The openmp backend: every kernel compiled for Kokkos::OpenMP.
+// The openmp backend: the element-wise kernels compiled for Kokkos::OpenMP.
 // Tile sizes for host backends are the defaults in src/<kernel>/*_tiles.hpp.
 #include <Kokkos_Core.hpp>
 

@@ -1,4 +1,4 @@
-// The serial backend: every kernel compiled for Kokkos::Serial.
+// The serial backend: the element-wise kernels compiled for Kokkos::Serial.
 // Tile sizes for host backends are the defaults in src/<kernel>/*_tiles.hpp.
 #include <Kokkos_Core.hpp>
 
