@@ -1,0 +1,16 @@
+# cmake -DCONSUMER=src -DBUILD=dir -DGENERATOR=gen -DARGS=a;b -P build_and_run.cmake
+# Configures, builds and runs the consumer; fails on the first step that fails.
+file(REMOVE_RECURSE ${BUILD})
+foreach(step configure build run)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} -S ${CONSUMER} -B ${BUILD} -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release ${ARGS})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build ${BUILD})
+  else()
+    set(cmd ${BUILD}/consumer)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "consumer ${step} failed (${rc}): ${cmd}")
+  endif()
+endforeach()
