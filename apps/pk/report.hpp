@@ -1,0 +1,14 @@
+#pragma once
+// Printing measurements: the table of `pk demo`, and the one-run summary of `pk add` / `pk matmul`.
+#include <cstdio>
+#include <vector>
+
+#include "measurement.hpp"
+
+namespace pk_app {
+
+void print_table(const std::vector<measurement>& rows, std::FILE* to = stdout);
+// "add float 2^24 on openmp: 12.3 ms (median of 5), 40.9 GB/s[, max rel. error 3e-08 <= 6e-08 PASS]"
+void print_summary(const measurement& m, pk::backend on, std::FILE* to = stdout);
+
+}  // namespace pk_app

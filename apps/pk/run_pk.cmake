@@ -1,0 +1,30 @@
+# ctest driver for one pk command line: cmake -DPK=<pk> -DARGS=<;-list> -DRC=<status>
+#   [-DSTDOUT=<regex>] [-DSTDERR=<regex>] -P run_pk.cmake
+# Checks the exit status, the regexes, and that a failure prints exactly one line
+# "pk: error: ..." on stderr. Arguments "@write=FILE:TEXT" and "@write_png_garbage=FILE" create
+# an input file first (a text file; a PNG signature followed by text) and are not passed to pk.
+set(args "")
+foreach(a IN LISTS ARGS)
+  if(a MATCHES "^@write=([^:]+):(.*)$")
+    file(WRITE "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}\n")
+  elseif(a MATCHES "^@write_png_garbage=(.+)$")
+    string(ASCII 137 high)
+    file(WRITE "${CMAKE_MATCH_1}" "${high}PNG\r\n\n garbage where the IHDR chunk should be, not a PNG at all")
+  elseif(NOT a STREQUAL "")
+    list(APPEND args "${a}")
+  endif()
+endforeach()
+execute_process(COMMAND ${PK} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("pk ${args}\n--- exit status ${rc}\n--- stdout:\n${out}--- stderr:\n${err}")
+if(NOT rc STREQUAL RC)
+  message(FATAL_ERROR "expected exit status ${RC}, got ${rc}")
+endif()
+if(STDOUT AND NOT out MATCHES "${STDOUT}")
+  message(FATAL_ERROR "stdout does not match: ${STDOUT}")
+endif()
+if(STDERR AND NOT err MATCHES "${STDERR}")
+  message(FATAL_ERROR "stderr does not match: ${STDERR}")
+endif()
+if(NOT RC STREQUAL "0" AND NOT err MATCHES "^pk: error: [^\n]+\n$")
+  message(FATAL_ERROR "a failure must print exactly one line 'pk: error: ...' on stderr")
+endif()
