@@ -13,8 +13,10 @@ deps=${PK_DEPS_DIR:-$root/.deps}
 kokkos_prefix=$deps/kokkos
 jobs=$(nproc)
 
+# python-matplotlib-data (2.7 MB, arch-independent) ships a real photograph, sample_data/grace_hopper.jpg,
+# that the image tests and examples use; nothing of it is copied into this repository.
 debian_packages=(g++ cmake ninja-build pkg-config doctest-dev libpng-dev libjpeg62-turbo-dev
-                 libopenblas-dev libopencv-imgproc-dev)
+                 libopenblas-dev libopencv-imgproc-dev python-matplotlib-data)
 
 missing=()
 for p in "${debian_packages[@]}"; do

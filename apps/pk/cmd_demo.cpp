@@ -54,7 +54,7 @@ int cmd_demo(const std::vector<std::string>& args) {
       "\ntime: median of runs after a warm-up, each ending in a fence; add and filter on data in the\n"
       "backend's memory, matmul through the host-array interface%s.\n"
       "error: max |result - float64 reference| over the largest |a+b| (add), sum |w||x| (filter,\n"
-      "plus half a level for uint8 rounding) or sum |a||b| (matmul); add and filter are checked on\n"
+      "plus 0.6 level for uint8 rounding) or sum |a||b| (matmul); add and filter are checked on\n"
       "every element, matmul on 1000 random entries of C against float64 dot products.\n",
       on == pk::backend::cuda ? " (on cuda: including host-device copies)" : "");
   int failed = 0;

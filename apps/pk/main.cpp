@@ -64,6 +64,10 @@ int run(int argc, char** argv) {
   }
   for (const command& c : commands) {
     if (line.command != c.name) continue;
+    // Kokkos 3.x/4.x warn on stderr at start-up when OMP_PROC_BIND is unset; "false" is what the
+    // OpenMP runtime does when it is unset, so saying so changes nothing but the warning (which
+    // would break pk's promise of one stderr line per error). A user's own setting is kept.
+    setenv("OMP_PROC_BIND", "false", 0);
     pk::runtime_options options;
     options.device = pk_app::globals().device;
     options.threads = pk_app::globals().threads;

@@ -136,10 +136,11 @@ measurement filter_on(const Exec& space, const std::string& name, int h, int w, 
   m.checked = true;
   m.error = unwritten ? std::numeric_limits<double>::infinity() : max_error(result, ref, scale);
   // A float sum of n products lies within n*eps of sum |w||x| (Sobel: two such sums, then a
-  // square root); uint8 results are also rounded to the nearest level: half a level more.
+  // square root); uint8 results are also rounded to the nearest level: half a level more, and a
+  // tenth of one for room (an off-by-one level still fails).
   const int taps = kernels[0]->size * kernels[0]->size * int(kernels.size()) + (kernels.size() > 1 ? 2 : 0);
   m.tolerance = taps * double(std::numeric_limits<float>::epsilon()) +
-                (std::is_same_v<T, std::uint8_t> ? 0.5 / scale : 0.0);
+                (std::is_same_v<T, std::uint8_t> ? 0.6 / scale : 0.0);
   m.check_note = "full";
   return m;
 }
