@@ -77,15 +77,24 @@ int run(int argc, char** argv) {
   pk_app::usage_fail("", "unknown command '" + line.command + "'");
 }
 
+// One line, whatever the message: Kokkos' own errors (a failed allocation...) span several.
+void print_error(const std::string& what) {
+  std::string line = what;
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  std::fprintf(stderr, "pk: error: %s\n", line.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "pk: error: out of memory\n");
+    print_error("out of memory");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "pk: error: %s\n", e.what());
+    print_error(e.what());
   }
   return 1;
 }

@@ -13,6 +13,7 @@
 //   example_image_filter [IN.png|IN.jpg] [EDGES.png]
 // Without IN, the example draws its own test picture (gradients, shapes, strokes; fixed seed),
 // writes it as image_filter_input.png and uses that.
+#include <pk/error.hpp>
 #include <pk/filter.hpp>
 #include <pk/image_io.hpp>
 #include <pk/runtime.hpp>

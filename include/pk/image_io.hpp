@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include <pk/error.hpp>
 #include <pk/image.hpp>
 
 namespace pk {
