@@ -78,9 +78,13 @@ int cmd_filter(const std::vector<std::string>& args) {
     ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
   }
   pk::save_image(out_path, out);
-  std::printf("%s: %dx%d, %d channel%s%s -> %s: %d channel%s; kernel %s, border %s, %s pixels, backend %s: %.3f ms%s\n",
+  const bool jpeg = out_path.find_last_of('.') != std::string::npos &&
+                    std::tolower(static_cast<unsigned char>(out_path[out_path.find_last_of('.') + 1])) == 'j';
+  const int written = jpeg && (out.channels == 2 || out.channels == 4) ? out.channels - 1 : out.channels;
+  std::printf("%s: %dx%d, %d channel%s%s -> %s: %d channel%s%s; kernel %s, border %s, %s pixels, backend %s: %.3f ms%s\n",
               in_path.c_str(), in.width, in.height, in_channels, in_channels == 1 ? "" : "s",
-              to_gray ? " (converted to gray)" : "", out_path.c_str(), out.channels, out.channels == 1 ? "" : "s",
+              to_gray ? " (converted to gray)" : "", out_path.c_str(), written, written == 1 ? "" : "s",
+              written != out.channels ? " (JPEG keeps no alpha)" : "",
               p.value("--kernel")->c_str(), pk::to_string(border), p.has("--float") ? "float" : "uint8",
               pk::to_string(on), ms, on == pk::backend::cuda ? " (including host-device copies)" : "");
   return 0;
