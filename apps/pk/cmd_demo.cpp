@@ -51,12 +51,11 @@ int cmd_demo(const std::vector<std::string>& args) {
   std::printf("pk demo on %s (%s)\n\n", pk::to_string(on), device.name.c_str());
   print_table(rows);
   std::printf(
-      "\ntime: median of runs after a warm-up, each ending in a fence; add and filter on data in the\n"
-      "backend's memory, matmul through the host-array interface%s.\n"
+      "\ntime: median of runs after a warm-up, each ending in a fence, on data already in the\n"
+      "backend's memory (no host-device copies).\n"
       "error: max |result - float64 reference| over the largest |a+b| (add), sum |w||x| (filter,\n"
       "plus 0.6 level for uint8 rounding) or sum |a||b| (matmul); add and filter are checked on\n"
-      "every element, matmul on 1000 random entries of C against float64 dot products.\n",
-      on == pk::backend::cuda ? " (on cuda: including host-device copies)" : "");
+      "every element, matmul on 1000 random entries of C against float64 dot products.\n");
   int failed = 0;
   for (const measurement& m : rows) failed += m.pass() ? 0 : 1;
   if (failed > 0) throw pk::error("demo: " + std::to_string(failed) + " result(s) above tolerance (FAIL above)");

@@ -20,8 +20,8 @@ int cmd_matmul(const std::vector<std::string>& args) {
         "C = op(A)*op(B), row-major: op(A) is M x K, op(B) is K x N, C is M x N; random entries in\n"
         "[-1, 1), float (or double with --double). --transpose-a stores A as K x M and multiplies by\n"
         "its transpose (likewise --transpose-b). Prints the median time of R runs (default: up to 5)\n"
-        "after a warm-up and GFLOP/s (2*M*N*K flops per run). On cuda the time includes copying the\n"
-        "matrices between host and device.\n\n"
+        "after a warm-up and GFLOP/s (2*M*N*K flops per run), the matrices already in the backend's\n"
+        "memory.\n\n"
         "--check compares 1000 random entries of C (not all of them: that would take as long as the\n"
         "multiply itself, in float64) with float64 dot products; the error is relative to the largest\n"
         "sum |a||b| of those entries, the tolerance K*epsilon. Exits 1 if it is above tolerance.\n");

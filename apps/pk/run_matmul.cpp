@@ -1,14 +1,13 @@
-// C = op(A)*op(B), row-major, through the host-array interface (zero-copy on host backends; on
-// CUDA the time includes copying A, B and C between host and device). Checked on random entries
-// of C against float64 dot products.
-#include <pk/matmul.hpp>
+// C = op(A)*op(B), row-major, on matrices already in the backend's memory (Kokkos Views), timed
+// and checked on random entries of C against float64 dot products.
+#include <pk/kokkos/matmul.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <vector>
 
 #include "measurement.hpp"
+#include "spaces.hpp"
 #include "timing.hpp"
 
 namespace pk_app {
@@ -16,16 +15,25 @@ namespace {
 
 constexpr int checked_entries = 1000;
 
-template <class T>
-measurement matmul_on(pk::backend on, std::int64_t m, std::int64_t n, std::int64_t k, bool ta, bool tb, int repeat,
-                      bool check) {
-  std::vector<T> a(std::size_t(m) * std::size_t(k)), b(std::size_t(k) * std::size_t(n));
-  std::vector<T> c(std::size_t(m) * std::size_t(n), std::numeric_limits<T>::quiet_NaN());
-  fill_uniform(a.data(), a.size(), -1, 1);
-  fill_uniform(b.data(), b.size(), -1, 1);
+template <class T, class Exec>
+measurement matmul_on(const Exec& space, std::int64_t m, std::int64_t n, std::int64_t k, bool ta, bool tb,
+                      int repeat, bool check) {
+  // A is stored m x k, or k x m when it is transposed; likewise B.
+  pk::matrix_view<T, Exec> a("A", ta ? k : m, ta ? m : k), b("B", tb ? n : k, tb ? k : n), c("C", m, n);
+  auto ha = Kokkos::create_mirror_view(a), hb = Kokkos::create_mirror_view(b);
+  fill_uniform(ha.data(), ha.size(), -1, 1);
+  fill_uniform(hb.data(), hb.size(), -1, 1);
+  Kokkos::deep_copy(a, ha);
+  Kokkos::deep_copy(b, hb);
+  Kokkos::deep_copy(c, std::numeric_limits<T>::quiet_NaN());  // beta = 0: C is only written
   const pk::op op_a = ta ? pk::op::transpose : pk::op::none, op_b = tb ? pk::op::transpose : pk::op::none;
 
-  const timing t = time_median([&] { pk::gemm(on, op_a, op_b, m, n, k, T(1), a, b, T(0), c); }, repeat);
+  const timing t = time_median(
+      [&] {
+        pk::gemm(space, op_a, op_b, T(1), a, b, T(0), c);
+        space.fence();
+      },
+      repeat);
 
   measurement r;
   r.kernel = sizeof(T) == 4 ? "matmul float" : "matmul double";
@@ -36,8 +44,9 @@ measurement matmul_on(pk::backend on, std::int64_t m, std::int64_t n, std::int64
   if (check) {
     // Error of an entry against its float64 dot product, relative to the largest sum_l |a||b| of
     // the entries checked: a float sum of k products lies within k*eps of that, in any order.
-    auto A = [&](std::int64_t i, std::int64_t l) { return double(ta ? a[l * m + i] : a[i * k + l]); };
-    auto B = [&](std::int64_t l, std::int64_t j) { return double(tb ? b[j * k + l] : b[l * n + j]); };
+    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+    auto A = [&](std::int64_t i, std::int64_t l) { return double(ta ? ha(l, i) : ha(i, l)); };
+    auto B = [&](std::int64_t l, std::int64_t j) { return double(tb ? hb(j, l) : hb(l, j)); };
     std::uniform_int_distribution<std::int64_t> row(0, m - 1), col(0, n - 1);
     double worst = 0, scale = 0;
     const int entries = int(std::min<std::int64_t>(checked_entries, m * n));
@@ -45,7 +54,7 @@ measurement matmul_on(pk::backend on, std::int64_t m, std::int64_t n, std::int64
       const std::int64_t i = row(rng()), j = col(rng());
       double ref = 0, magnitude = 0;
       for (std::int64_t l = 0; l < k; ++l) ref += A(i, l) * B(l, j), magnitude += std::abs(A(i, l) * B(l, j));
-      const double err = std::abs(double(c[std::size_t(i * n + j)]) - ref);
+      const double err = std::abs(double(hc(i, j)) - ref);
       worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::fmax(worst, err);
       scale = std::fmax(scale, magnitude);
     }
@@ -61,8 +70,10 @@ measurement matmul_on(pk::backend on, std::int64_t m, std::int64_t n, std::int64
 
 measurement run_matmul(pk::backend on, std::int64_t m, std::int64_t n, std::int64_t k, bool use_double,
                        bool transpose_a, bool transpose_b, int repeat, bool check) {
-  measurement r = use_double ? matmul_on<double>(on, m, n, k, transpose_a, transpose_b, repeat, check)
-                             : matmul_on<float>(on, m, n, k, transpose_a, transpose_b, repeat, check);
+  measurement r = on_space(on, [&](auto space) {
+    return use_double ? matmul_on<double>(space, m, n, k, transpose_a, transpose_b, repeat, check)
+                      : matmul_on<float>(space, m, n, k, transpose_a, transpose_b, repeat, check);
+  });
   r.size = m == n && n == k ? std::to_string(m) + "^3"
                             : std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
   return r;
