@@ -3,6 +3,7 @@
 // its tile plus halo into team scratch memory (as float, borders resolved), and how a run of
 // results goes back to the image (uint8: rounded to nearest and saturated).
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
