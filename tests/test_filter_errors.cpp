@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -156,7 +157,8 @@ TEST_CASE("an empty image (0 rows or 0 columns) is allowed: nothing is computed 
   std::vector<std::uint8_t> in8(8, 1), out8(8, 9);
   for (pk::backend b : pk::available_backends()) {
     CAPTURE_BACKEND(b);
-    for (auto [h, w] : {std::pair{0, 8}, std::pair{8, 0}, std::pair{0, 0}}) {
+    for (auto shape : {std::pair{0, 8}, std::pair{8, 0}, std::pair{0, 0}}) {
+      const int h = shape.first, w = shape.second;
       CAPTURE(h);
       CAPTURE(w);
       CHECK_NOTHROW(pk::filter(b, cimg(in, h, w, 1), img(out, h, w, 1), pk::gaussian_kernel(15)));

@@ -75,15 +75,18 @@ using scratch_floats = Kokkos::View<float*, typename Exec::scratch_memory_space,
 
 // The tile plus its halo, as float, into `staged` (g.staged_rows x g.staged_pitch). Rows and
 // columns outside the image read what the border mode says. Each thread stages whole rows, its
-// lanes consecutive elements of them: contiguous reads of the image.
+// lanes consecutive elements of them: the part of a row inside the image is one contiguous,
+// vectorizable copy; only the at most r pixels either side of it look up their border source.
 template <class Member, class T>
 KOKKOS_INLINE_FUNCTION void stage_tile_with_halo(const Member& team, const T* image, const tile_grid& g,
                                                  const tile_box& t, border mode, float* staged) {
   const int r = g.radius, C = g.channels;
-  const int cols = t.w + 2 * r, used = cols * C, rows = t.h + 2 * r;
+  const int cols = t.w + 2 * r, rows = t.h + 2 * r;
   const std::int64_t first_x = t.x0 - r;
-  // The whole staged width inside the image: a straight copy of one run per row.
-  const bool inside = first_x >= 0 && first_x + cols <= g.width;
+  // Staged columns [inside_begin, inside_end) lie inside the image.
+  const int inside_begin = first_x < 0 ? static_cast<int>(-first_x) : 0;
+  const std::int64_t right = g.width - first_x;
+  const int inside_end = right < cols ? static_cast<int>(right) : cols;
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](int yy) {
     float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
     const std::int64_t sy = border_index(t.y0 - r + yy, g.height, mode);
@@ -92,17 +95,17 @@ KOKKOS_INLINE_FUNCTION void stage_tile_with_halo(const Member& team, const T* im
       return;
     }
     const T* row = image + sy * g.width * C;
-    if (inside) {
-      const T* src = row + first_x * C;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, used), [&](int e) { dst[e] = static_cast<float>(src[e]); });
-    } else {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, cols), [&](int xx) {
-        const std::int64_t sx = border_index(first_x + xx, g.width, mode);
-        for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
-      });
-    }
+    const T* src = row + first_x * C;  // staged element e reads src[e] inside the image
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, inside_begin * C, inside_end * C),
+                         [&](int e) { dst[e] = static_cast<float>(src[e]); });
+    const auto border_pixel = [&](int xx) {
+      const std::int64_t sx = border_index(first_x + xx, g.width, mode);
+      for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
+    };
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 0, inside_begin), border_pixel);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, inside_end, cols), border_pixel);
     // The padding past the tile: read by the last run of a row, whose results are not stored.
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, used, g.staged_pitch), [&](int e) { dst[e] = 0.f; });
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, cols * C, g.staged_pitch), [&](int e) { dst[e] = 0.f; });
   });
 }
 
