@@ -28,6 +28,9 @@ image_extents extents_of(const View& v) {
 template <class Exec, class T>
 bool check_filter_views(const char* who, const image_view<const T, Exec>& in, const image_view<T, Exec>& out) {
   check_filter_images(who, extents_of(in), extents_of(out), in.data(), out.data(), sizeof(T));
+  // The kernels address pixel (y, x, c) at (y*W + x)*C + c: a padded allocation would not be.
+  if (in.span() != in.size() || out.span() != out.size())
+    fail(who, in.span() != in.size() ? "in" : "out", " is not dense (padded rows), expected a contiguous H x W x C View");
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
