@@ -35,11 +35,15 @@ struct filter_kernel {
 };
 
 filter_kernel box_kernel(int size);                      // all weights 1/size^2
-filter_kernel gaussian_kernel(int size, double sigma = 0);  // sigma <= 0: OpenCV's 0.3*((size-1)*0.5-1)+0.8
+// Gaussian as cv::getGaussianKernel builds it. sigma <= 0: sizes 1..7 take OpenCV's fixed tables
+// (what cv::GaussianBlur applies with sigma 0), larger sizes sigma = 0.3*((size-1)*0.5-1)+0.8.
+filter_kernel gaussian_kernel(int size, double sigma = 0);
 filter_kernel sharpen_kernel();                          // 3x3: 5 at the centre, -1 at the 4 neighbours
 filter_kernel sobel_x_kernel();                          // 3x3 d/dx: [-1 0 1; -2 0 2; -1 0 1]
 filter_kernel sobel_y_kernel();                          // 3x3 d/dy
 filter_kernel custom_kernel(int size, std::vector<float> weights);  // checks size and weight count
+// weights(i,j) = column[i]*row[j]: a separable kernel of any taps (same odd length 1..15).
+filter_kernel separable_kernel(std::vector<float> column, std::vector<float> row);
 
 // The named filters of `pk filter --kernel NAME`: a kernel, or Sobel gradient magnitude.
 enum class filter_op { convolve, sobel_magnitude };
@@ -53,7 +57,9 @@ filter_spec parse_filter(const std::string& name);
 std::vector<std::string> filter_names();  // the names above, for --help
 
 // out = in (*) kernel. in and out have the same height, width and channels (1..4), and do not
-// share memory. Throws pk::error naming the argument on any mismatch.
+// share memory (not even in place). Throws pk::error naming the argument on any mismatch. An image
+// of 0 rows or 0 columns is allowed: nothing is computed or written. A separable kernel
+// (row and column set) must have weights equal to their outer product.
 void filter(backend on, image_ref<const float> in, image_ref<float> out, const filter_kernel& k,
             border b = border::reflect101);
 void filter(backend on, image_ref<const std::uint8_t> in, image_ref<std::uint8_t> out, const filter_kernel& k,

@@ -1,0 +1,137 @@
+#pragma once
+// The filter kernels: argument checks and launches, written once for every execution space.
+// A backend compiles them by naming PK_INSTANTIATE_FILTER(ExecSpace) in backends/<name>/
+// (the cuda backend includes its filter_tiles specialization first).
+#include <climits>
+#include <cstdint>
+
+#include <pk/kokkos/filter.hpp>
+#include <pk/runtime.hpp>
+
+#include "core/check.hpp"
+#include "core/host_views.hpp"
+#include "filter/filter_checks.hpp"
+#include "filter/filter_functors.hpp"
+#include "filter/filter_host.hpp"
+#include "filter/filter_tiles.hpp"
+
+namespace pk::detail {
+
+template <class View>
+image_extents extents_of(const View& v) {
+  return {static_cast<std::int64_t>(v.extent(0)), static_cast<std::int64_t>(v.extent(1)),
+          static_cast<std::int64_t>(v.extent(2))};
+}
+
+// Checks the images; false when there is nothing to compute (0 rows or 0 columns: allowed, and
+// nothing is written).
+template <class Exec, class T>
+bool check_filter_views(const char* who, const image_view<const T, Exec>& in, const image_view<T, Exec>& out) {
+  check_filter_images(who, extents_of(in), extents_of(out), in.data(), out.data(), sizeof(T));
+  // The kernels address pixel (y, x, c) at (y*W + x)*C + c: a padded allocation would not be.
+  if (in.span() != in.size() || out.span() != out.size())
+    fail(who, in.span() != in.size() ? "in" : "out", " is not dense (padded rows), expected a contiguous H x W x C View");
+  return in.extent(0) > 0 && in.extent(1) > 0;
+}
+
+// One team per output tile. On a GPU the tile loses rows until its scratch fits in shared memory
+// (wide halos of 4-channel images); on a host the tile stays as chosen.
+template <class Exec, class Functor>
+void run_tiles(const char* label, const Exec& space, Functor f) {
+  using tiles = filter_tiles<Exec>;
+  const auto regrid = [&f](int tile_h) {
+    f.grid = make_tile_grid<tiles::Chunk>(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h,
+                                          tiles::TileW);
+  };
+  regrid(tiles::TileH);
+  if constexpr (tiles::ScratchIsSharedMemory) {
+    const auto limit =
+        static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>(space, 1, tiles::TeamSize, tiles::VectorLength).scratch_size_max(0));
+    while (f.scratch_bytes() > limit && f.grid.tile_h > 1) regrid(f.grid.tile_h / 2);
+    if (f.scratch_bytes() > limit)
+      fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
+  }
+  const std::int64_t tiles_y = (f.grid.height + f.grid.tile_h - 1) / f.grid.tile_h;
+  const std::int64_t league = tiles_y * f.grid.tiles_x;
+  if (league > INT_MAX) fail(label, "the image has ", league, " tiles, more than a launch can take");
+  const Kokkos::TeamPolicy<Exec> policy =
+      Kokkos::TeamPolicy<Exec>(space, static_cast<int>(league), tiles::TeamSize, tiles::VectorLength)
+          .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
+  Kokkos::parallel_for(label, policy, f);
+}
+
+template <class Exec, class T>
+void filter(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+            const filter_kernel& k, border b) {
+  const char* who = "pk::filter";
+  pk::require_initialized(who);
+  check_filter_kernel(who, k);
+  if (!check_filter_views<Exec, T>(who, in, out)) return;
+  tile_grid grid{};
+  grid.height = static_cast<std::int64_t>(in.extent(0));
+  grid.width = static_cast<std::int64_t>(in.extent(1));
+  grid.channels = static_cast<int>(in.extent(2));
+  grid.radius = k.size / 2;
+  if (k.separable()) {
+    SeparableConvTile<T, Exec> f{in, out, grid, b, k.size, {}, {}};
+    for (int i = 0; i < k.size; ++i) f.row.t[i] = k.row[i], f.column.t[i] = k.column[i];
+    run_tiles("pk::filter (separable)", space, f);
+  } else {
+    Conv2DTile<T, Exec> f{in, out, grid, b, k.size, {}};
+    for (int i = 0; i < k.size * k.size; ++i) f.weights.w[i] = k.weights[i];
+    run_tiles("pk::filter", space, f);
+  }
+}
+
+template <class Exec, class T>
+void sobel_magnitude(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+                     border b) {
+  const char* who = "pk::sobel_magnitude";
+  pk::require_initialized(who);
+  if (!check_filter_views<Exec, T>(who, in, out)) return;
+  tile_grid grid{};
+  grid.height = static_cast<std::int64_t>(in.extent(0));
+  grid.width = static_cast<std::int64_t>(in.extent(1));
+  grid.channels = static_cast<int>(in.extent(2));
+  grid.radius = 1;
+  run_tiles(who, space, SobelMagnitudeTile<T, Exec>{in, out, grid, b});
+}
+
+// Host-array entry points: move the image to the backend, run, bring out back.
+template <class Exec, class T>
+void filter_host(const T* in, T* out, int height, int width, int channels, const filter_kernel& k, border b) {
+  Exec space;
+  auto host_out = host_unmanaged<T***>(out, height, width, channels);
+  auto din = to_backend<Exec>(host_unmanaged<const T***>(in, height, width, channels));
+  auto dout = output_on_backend<Exec>(host_out);
+  filter<Exec, T>(space, din, dout, k, b);
+  space.fence();
+  copy_to_host(host_out, dout);
+}
+
+template <class Exec, class T>
+void sobel_magnitude_host(const T* in, T* out, int height, int width, int channels, border b) {
+  Exec space;
+  auto host_out = host_unmanaged<T***>(out, height, width, channels);
+  auto din = to_backend<Exec>(host_unmanaged<const T***>(in, height, width, channels));
+  auto dout = output_on_backend<Exec>(host_out);
+  sobel_magnitude<Exec, T>(space, din, dout, b);
+  space.fence();
+  copy_to_host(host_out, dout);
+}
+
+}  // namespace pk::detail
+
+#define PK_INSTANTIATE_FILTER_FOR(EXEC, T)                                                                  \
+  template void pk::detail::filter<EXEC, T>(const EXEC&, const pk::image_view<const T, EXEC>&,            \
+                                            const pk::image_view<T, EXEC>&, const pk::filter_kernel&,     \
+                                            pk::border);                                                  \
+  template void pk::detail::sobel_magnitude<EXEC, T>(const EXEC&, const pk::image_view<const T, EXEC>&,   \
+                                                     const pk::image_view<T, EXEC>&, pk::border);         \
+  template void pk::detail::filter_host<EXEC, T>(const T*, T*, int, int, int, const pk::filter_kernel&,   \
+                                                 pk::border);                                             \
+  template void pk::detail::sobel_magnitude_host<EXEC, T>(const T*, T*, int, int, int, pk::border);
+
+#define PK_INSTANTIATE_FILTER(EXEC)      \
+  PK_INSTANTIATE_FILTER_FOR(EXEC, float) \
+  PK_INSTANTIATE_FILTER_FOR(EXEC, std::uint8_t)

@@ -1,0 +1,141 @@
+#pragma once
+// What every filter functor shares: how the image is cut into output tiles, how one team stages
+// its tile plus halo into team scratch memory (as float, borders resolved), and how a run of
+// results goes back to the image (uint8: rounded to nearest and saturated).
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include <pk/filter.hpp>
+
+#include "filter/border_index.hpp"
+
+namespace pk::detail {
+
+// Weights travel inside the functor, by value: no device allocation, and on a GPU they end up
+// in constant or parameter memory, where every thread of a warp reads the same weight at once.
+struct kernel_weights {
+  float w[max_filter_size * max_filter_size];
+};
+struct kernel_taps {
+  float t[max_filter_size];
+};
+
+// One output tile: rows [y0, y0+h), columns [x0, x0+w) of the image.
+struct tile_box {
+  std::int64_t y0, x0;
+  int h, w;
+};
+
+// The image, its cut into tiles of tile_h x tile_w pixels, and the scratch layout of a tile.
+// A staged row holds (tile_w + 2r) pixels of C channels, padded so that a lane's Chunk-wide run
+// that starts inside the tile can read its whole stencil without a bounds test.
+struct tile_grid {
+  std::int64_t height, width;
+  int channels, radius;
+  int tile_h, tile_w, tiles_x;
+  int out_pitch;     // floats of one row of results: tile_w*C rounded up to a multiple of Chunk
+  int staged_pitch;  // floats of one staged row: out_pitch + 2r*C
+  int staged_rows;   // tile_h + 2r
+
+  KOKKOS_INLINE_FUNCTION tile_box tile(int league_rank) const {
+    const int ty = league_rank / tiles_x, tx = league_rank - ty * tiles_x;
+    tile_box t;
+    t.y0 = static_cast<std::int64_t>(ty) * tile_h;
+    t.x0 = static_cast<std::int64_t>(tx) * tile_w;
+    t.h = static_cast<int>(height - t.y0 < tile_h ? height - t.y0 : tile_h);
+    t.w = static_cast<int>(width - t.x0 < tile_w ? width - t.x0 : tile_w);
+    return t;
+  }
+  KOKKOS_INLINE_FUNCTION std::int64_t staged_floats() const { return static_cast<std::int64_t>(staged_rows) * staged_pitch; }
+};
+
+inline int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+template <int Chunk>
+tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, int radius, int tile_h,
+                         int tile_w) {
+  tile_grid g;
+  g.height = height;
+  g.width = width;
+  g.channels = channels;
+  g.radius = radius;
+  g.tile_h = tile_h;
+  g.tile_w = tile_w;
+  g.tiles_x = static_cast<int>((width + tile_w - 1) / tile_w);
+  g.out_pitch = round_up(tile_w * channels, Chunk);
+  g.staged_pitch = g.out_pitch + 2 * radius * channels;
+  g.staged_rows = tile_h + 2 * radius;
+  return g;
+}
+
+template <class Exec>
+using scratch_floats = Kokkos::View<float*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// The tile plus its halo, as float, into `staged` (g.staged_rows x g.staged_pitch). Rows and
+// columns outside the image read what the border mode says. Each thread stages whole rows, its
+// lanes consecutive elements of them: the part of a row inside the image is one contiguous,
+// vectorizable copy; only the at most r pixels either side of it look up their border source.
+template <class Member, class T>
+KOKKOS_INLINE_FUNCTION void stage_tile_with_halo(const Member& team, const T* image, const tile_grid& g,
+                                                 const tile_box& t, border mode, float* staged) {
+  const int r = g.radius, C = g.channels;
+  const int cols = t.w + 2 * r, rows = t.h + 2 * r;
+  const std::int64_t first_x = t.x0 - r;
+  // Staged columns [inside_begin, inside_end) lie inside the image.
+  const int inside_begin = first_x < 0 ? static_cast<int>(-first_x) : 0;
+  const std::int64_t right = g.width - first_x;
+  const int inside_end = right < cols ? static_cast<int>(right) : cols;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](int yy) {
+    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+    const std::int64_t sy = border_index(t.y0 - r + yy, g.height, mode);
+    if (sy < 0) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, g.staged_pitch), [&](int e) { dst[e] = 0.f; });
+      return;
+    }
+    const T* row = image + sy * g.width * C;
+    const T* src = row + first_x * C;  // staged element e reads src[e] inside the image
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, inside_begin * C, inside_end * C),
+                         [&](int e) { dst[e] = static_cast<float>(src[e]); });
+    const auto border_pixel = [&](int xx) {
+      const std::int64_t sx = border_index(first_x + xx, g.width, mode);
+      for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
+    };
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, 0, inside_begin), border_pixel);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, inside_end, cols), border_pixel);
+    // The padding past the tile: read by the last run of a row, whose results are not stored.
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, cols * C, g.staged_pitch), [&](int e) { dst[e] = 0.f; });
+  });
+}
+
+// A result as a pixel: float as is; uint8 rounded to nearest (half to even, like cvRound) and
+// saturated to 0..255 like cv::saturate_cast (NaN gives 0).
+template <class T>
+KOKKOS_INLINE_FUNCTION T to_pixel(float v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return v;
+  } else {
+    v = v > 0.f ? v : 0.f;
+    v = v < 255.f ? v : 255.f;
+    return static_cast<T>(static_cast<int>(rintf(v)));
+  }
+}
+
+// Writes `count` results of a lane's run (all Chunk of them when the run lies inside the tile).
+template <int Chunk, class T>
+KOKKOS_INLINE_FUNCTION void store_run(T* dst, const float (&acc)[Chunk], int count) {
+  if (count >= Chunk) {
+    for (int v = 0; v < Chunk; ++v) dst[v] = to_pixel<T>(acc[v]);
+  } else {
+    for (int v = 0; v < count; ++v) dst[v] = to_pixel<T>(acc[v]);
+  }
+}
+
+// Row y of the tile in the output image.
+template <class T>
+KOKKOS_INLINE_FUNCTION T* output_row(T* image, const tile_grid& g, const tile_box& t, int y) {
+  return image + ((t.y0 + y) * g.width + t.x0) * g.channels;
+}
+
+}  // namespace pk::detail

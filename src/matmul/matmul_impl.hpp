@@ -1,0 +1,104 @@
+#pragma once
+// GEMM: argument checks and launches, written once for every execution space. A backend compiles
+// them by naming PK_INSTANTIATE_MATMUL(ExecSpace) in backends/<name>/, after including its
+// gemm_tiles specialization (if any).
+#include <cstdint>
+#include <string>
+
+#include <pk/kokkos/matmul.hpp>
+#include <pk/runtime.hpp>
+
+#include "core/check.hpp"
+#include "core/host_views.hpp"
+#include "matmul/gemm_tiles.hpp"
+#include "matmul/matmul_checks.hpp"
+#include "matmul/matmul_functors.hpp"
+#include "matmul/matmul_host.hpp"
+
+namespace pk::detail {
+
+// Runs GemmTile with the given tile shape (the backend's gemm_tiles, or another one in tests).
+// Expects checked arguments.
+template <class Exec, class T, class Tiles>
+void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
+                 const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
+  const auto m = static_cast<std::int64_t>(c.extent(0)), n = static_cast<std::int64_t>(c.extent(1));
+  if (m == 0 || n == 0) return;
+  if (k == 0 || alpha == T(0)) {  // C = beta*C; A and B are not read (BLAS semantics)
+    Kokkos::parallel_for("pk::gemm(scale C)", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, m * n),
+                         ScaleMatrix<T, Exec>{c, beta, n});
+    return;
+  }
+  using functor = GemmTile<T, Exec, Tiles>;
+  functor f;
+  f.a = a;
+  f.b = b;
+  f.c = c;
+  f.transpose_a = op_a == op::transpose;
+  f.transpose_b = op_b == op::transpose;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.m = m;
+  f.n = n;
+  f.k = k;
+  f.blocks_n = static_cast<int>((n + functor::TileN - 1) / functor::TileN);
+  auto policy = typename functor::policy(space, f.league_size(), functor::TeamSize)
+                    .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes()));
+  Kokkos::parallel_for("pk::gemm", policy, f);
+}
+
+template <class Exec, class T>
+void gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
+          const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c) {
+  const char* who = "pk::gemm";
+  pk::require_initialized(who);
+  const bool ta = op_a == op::transpose, tb = op_b == op::transpose;
+  const auto m = static_cast<std::int64_t>(ta ? a.extent(1) : a.extent(0));
+  const auto k = static_cast<std::int64_t>(ta ? a.extent(0) : a.extent(1));
+  const auto kb = static_cast<std::int64_t>(tb ? b.extent(1) : b.extent(0));
+  const auto n = static_cast<std::int64_t>(tb ? b.extent(0) : b.extent(1));
+  if (kb != k)
+    fail(who, "op(b) has ", kb, " rows (b is ", b.extent(0), " x ", b.extent(1), ", op_b ", op_name(op_b),
+         "), expected ", k, " (the columns of op(a))");
+  if (static_cast<std::int64_t>(c.extent(0)) != m || static_cast<std::int64_t>(c.extent(1)) != n)
+    fail(who, "c is ", c.extent(0), " x ", c.extent(1), ", expected ", m, " x ", n, " (rows of op(a) x columns of op(b))");
+  const auto bytes = [](const auto& v) { return static_cast<std::int64_t>(v.span() * sizeof(T)); };
+  require(!ranges_overlap(c.data(), bytes(c), a.data(), bytes(a)), who, "c shares memory with a (expected separate arrays)");
+  require(!ranges_overlap(c.data(), bytes(c), b.data(), bytes(b)), who, "c shares memory with b (expected separate arrays)");
+  launch_gemm<Exec, T, gemm_tiles<Exec, T>>(space, op_a, op_b, alpha, a, b, beta, c, k);
+}
+
+// Host-array entry point: move the arrays to the backend, run, bring C back.
+template <class Exec, class T>
+void gemm_host(op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a, const T* b,
+               T beta, T* c) {
+  Exec space;
+  const bool ta = op_a == op::transpose, tb = op_b == op::transpose;
+  auto host_c = host_unmanaged<T**>(c, m, n);
+  auto da = to_backend<Exec>(host_unmanaged<const T**>(a, ta ? k : m, ta ? m : k));
+  auto db = to_backend<Exec>(host_unmanaged<const T**>(b, tb ? n : k, tb ? k : n));
+  if (beta == T(0)) {  // C is only written: not copied in
+    auto dc = output_on_backend<Exec>(host_c);
+    gemm<Exec, T>(space, op_a, op_b, alpha, da, db, beta, dc);
+    space.fence();
+    copy_to_host(host_c, dc);
+  } else {
+    auto dc = to_backend<Exec>(host_c);
+    gemm<Exec, T>(space, op_a, op_b, alpha, da, db, beta, dc);
+    space.fence();
+    copy_to_host(host_c, dc);
+  }
+}
+
+}  // namespace pk::detail
+
+#define PK_INSTANTIATE_MATMUL_FOR(EXEC, T)                                                                    \
+  template void pk::detail::gemm<EXEC, T>(const EXEC&, pk::op, pk::op, T, const pk::matrix_view<const T, EXEC>&, \
+                                          const pk::matrix_view<const T, EXEC>&, T,                          \
+                                          const pk::matrix_view<T, EXEC>&);                                  \
+  template void pk::detail::gemm_host<EXEC, T>(pk::op, pk::op, std::int64_t, std::int64_t, std::int64_t, T,   \
+                                               const T*, const T*, T, T*);
+
+#define PK_INSTANTIATE_MATMUL(EXEC)     \
+  PK_INSTANTIATE_MATMUL_FOR(EXEC, float) \
+  PK_INSTANTIATE_MATMUL_FOR(EXEC, double)

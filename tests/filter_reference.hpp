@@ -1,0 +1,157 @@
+#pragma once
+// A plain float64 reference for the filter tests, written independently of the library: the
+// border rules are spelled out as OpenCV documents them (reflect by reflect until inside, wrap
+// by adding the length), and the convolution is the textbook quadruple loop.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <pk/backend.hpp>
+#include <pk/filter.hpp>
+#include <pk/image.hpp>
+
+#include "test_support.hpp"
+
+namespace filter_ref {
+
+// The pixel a position p of a line of n pixels reads, or -1 where the border is zero.
+inline long source_index(long p, long n, pk::border b) {
+  if (p >= 0 && p < n) return p;
+  switch (b) {
+    case pk::border::clamp:
+      return p < 0 ? 0 : n - 1;
+    case pk::border::reflect101:
+      if (n == 1) return 0;
+      while (p < 0 || p >= n) {
+        if (p < 0) p = -p;                 // ...c b | a b c: a is the mirror
+        if (p >= n) p = 2 * (n - 1) - p;   // a b c | b a...: the last pixel is the mirror
+      }
+      return p;
+    case pk::border::wrap:
+      while (p < 0) p += n;
+      while (p >= n) p -= n;
+      return p;
+    case pk::border::zero:
+      return -1;
+  }
+  return -1;
+}
+
+struct image_shape {
+  int h, w, c;
+  std::size_t size() const { return std::size_t(h) * w * c; }
+};
+
+template <class T>
+double pixel(const std::vector<T>& in, image_shape s, long y, long x, int ch, pk::border b) {
+  const long sy = source_index(y, s.h, b), sx = source_index(x, s.w, b);
+  if (sy < 0 || sx < 0) return 0.0;
+  return double(in[(std::size_t(sy) * s.w + sx) * s.c + ch]);
+}
+
+// out(y,x,c) = sum_{i,j} w(i,j) in(y+i-r, x+j-r, c): correlation, as cv::filter2D.
+template <class T>
+std::vector<double> convolve(const std::vector<T>& in, image_shape s, int size, const std::vector<double>& w,
+                             pk::border b) {
+  const int r = size / 2;
+  std::vector<double> out(s.size());
+  for (int y = 0; y < s.h; ++y)
+    for (int x = 0; x < s.w; ++x)
+      for (int ch = 0; ch < s.c; ++ch) {
+        double sum = 0;
+        for (int i = 0; i < size; ++i)
+          for (int j = 0; j < size; ++j) sum += w[i * size + j] * pixel(in, s, y + i - r, x + j - r, ch, b);
+        out[(std::size_t(y) * s.w + x) * s.c + ch] = sum;
+      }
+  return out;
+}
+
+template <class T>
+std::vector<double> sobel_magnitude(const std::vector<T>& in, image_shape s, pk::border b) {
+  const std::vector<double> dx{-1, 0, 1, -2, 0, 2, -1, 0, 1}, dy{-1, -2, -1, 0, 0, 0, 1, 2, 1};
+  auto gx = convolve(in, s, 3, dx, b), gy = convolve(in, s, 3, dy, b);
+  for (std::size_t i = 0; i < gx.size(); ++i) gx[i] = std::sqrt(gx[i] * gx[i] + gy[i] * gy[i]);
+  return gx;
+}
+
+inline std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+// The scale of a result's rounding error: sum |w| * max |in|.
+template <class T>
+double error_scale(const std::vector<T>& in, const std::vector<double>& w) {
+  double wsum = 0, imax = 0;
+  for (double x : w) wsum += std::abs(x);
+  for (T x : in) imax = std::max(imax, std::abs(double(x)));
+  return std::max(wsum * imax, 1e-30);
+}
+
+// Stated tolerance for float32 results: 1e-5 of sum |w| * max |in| (a float32 sum of at most
+// 225 products, or two passes of 15, errs by far less; a wrong border or tap errs by far more).
+constexpr double float_tolerance = 1e-5;
+
+// The largest |out - ref| / scale; infinite when out holds a NaN (an unwritten poisoned pixel).
+inline double worst_float_error(const std::vector<float>& out, const std::vector<double>& ref, double scale) {
+  REQUIRE(out.size() == ref.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (std::isnan(out[i])) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, std::abs(double(out[i]) - ref[i]) / scale);
+  }
+  return worst;
+}
+
+// uint8 results: the reference rounded and saturated, off by at most 1 (float accumulation can
+// land on the other side of a .5).
+inline std::uint8_t saturate(double v) { return std::uint8_t(std::min(255.0, std::max(0.0, std::nearbyint(v)))); }
+inline int worst_uint8_error(const std::vector<std::uint8_t>& out, const std::vector<double>& ref) {
+  REQUIRE(out.size() == ref.size());
+  int worst = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) worst = std::max(worst, std::abs(int(out[i]) - int(saturate(ref[i]))));
+  return worst;
+}
+
+// Runs f(out) on an output poisoned with NaN (float), or twice on outputs poisoned with 0x00
+// and 0xFF that must come out identical (uint8): an unwritten pixel cannot pass.
+template <class F>
+std::vector<float> run_poisoned(std::size_t n, float, F&& f) {
+  auto out = pk_test::poisoned<float>(n);
+  f(out);
+  return out;
+}
+template <class F>
+std::vector<std::uint8_t> run_poisoned(std::size_t n, std::uint8_t, F&& f) {
+  std::vector<std::uint8_t> low(n, 0x00), high(n, 0xFF);
+  f(low);
+  f(high);
+  REQUIRE(low == high);
+  return low;
+}
+
+template <class T>
+std::vector<T> run_filter(pk::backend on, const std::vector<T>& in, image_shape s, const pk::filter_kernel& k,
+                          pk::border b) {
+  return run_poisoned(s.size(), T{}, [&](std::vector<T>& out) {
+    pk::filter(on, pk::image_ref<const T>{in.data(), s.h, s.w, s.c}, pk::image_ref<T>{out.data(), s.h, s.w, s.c},
+               k, b);
+  });
+}
+
+template <class T>
+std::vector<T> run_sobel(pk::backend on, const std::vector<T>& in, image_shape s, pk::border b) {
+  return run_poisoned(s.size(), T{}, [&](std::vector<T>& out) {
+    pk::sobel_magnitude(on, pk::image_ref<const T>{in.data(), s.h, s.w, s.c},
+                        pk::image_ref<T>{out.data(), s.h, s.w, s.c}, b);
+  });
+}
+
+inline const std::vector<pk::border>& all_borders() {
+  static const std::vector<pk::border> b{pk::border::clamp, pk::border::reflect101, pk::border::zero,
+                                         pk::border::wrap};
+  return b;
+}
+
+}  // namespace filter_ref
