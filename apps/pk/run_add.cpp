@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "measurement.hpp"
-#include "spaces.hpp"
+#include <pk/kokkos/on_backend.hpp>
 #include "timing.hpp"
 
 namespace pk_app {
@@ -56,7 +56,7 @@ measurement add_on(const Exec& space, std::int64_t n, int repeat, bool check) {
 }  // namespace
 
 measurement run_add(pk::backend on, std::int64_t n, bool use_double, int repeat, bool check) {
-  measurement m = on_space(on, [&](auto space) {
+  measurement m = pk::on_backend(on, [&](auto space) {
     return use_double ? add_on<double>(space, n, repeat, check) : add_on<float>(space, n, repeat, check);
   });
   const bool power = n > 0 && (n & (n - 1)) == 0;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "measurement.hpp"
-#include "spaces.hpp"
+#include <pk/kokkos/on_backend.hpp>
 #include "timing.hpp"
 
 namespace pk_app {
@@ -149,7 +149,7 @@ measurement filter_on(const Exec& space, const std::string& name, int h, int w, 
 
 measurement run_filter(pk::backend on, const std::string& filter_name, int height, int width, int channels,
                        bool use_u8, int repeat, bool check) {
-  return on_space(on, [&](auto space) {
+  return pk::on_backend(on, [&](auto space) {
     return use_u8 ? filter_on<std::uint8_t>(space, filter_name, height, width, channels, repeat, check)
                   : filter_on<float>(space, filter_name, height, width, channels, repeat, check);
   });

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "measurement.hpp"
-#include "spaces.hpp"
+#include <pk/kokkos/on_backend.hpp>
 #include "timing.hpp"
 
 namespace pk_app {
@@ -70,7 +70,7 @@ measurement matmul_on(const Exec& space, std::int64_t m, std::int64_t n, std::in
 
 measurement run_matmul(pk::backend on, std::int64_t m, std::int64_t n, std::int64_t k, bool use_double,
                        bool transpose_a, bool transpose_b, int repeat, bool check) {
-  measurement r = on_space(on, [&](auto space) {
+  measurement r = pk::on_backend(on, [&](auto space) {
     return use_double ? matmul_on<double>(space, m, n, k, transpose_a, transpose_b, repeat, check)
                       : matmul_on<float>(space, m, n, k, transpose_a, transpose_b, repeat, check);
   });
