@@ -1,0 +1,133 @@
+// GEMM against the vendor/peer BLAS on the same matrices: cuBLAS on a GPU (TF32 off, so both do
+// IEEE FP32/FP64 multiply-adds), OpenBLAS on the host with the backend's thread count.
+#include <pk/kokkos/matmul.hpp>
+#include <pk/kokkos/on_backend.hpp>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "bench_data.hpp"
+#include "bench_plan.hpp"
+#include "peers.hpp"
+#include "stopwatch.hpp"
+
+namespace pk_bench {
+namespace {
+
+// The peer BLAS of an execution space, on that space's stream or threads.
+template <class Exec>
+struct peer_blas {
+  explicit peer_blas(const Exec& space) : threads(space.concurrency()) {}
+  bool available() const { return host_has_blas(); }
+  template <class T>
+  std::string name() const {
+    return host_blas_name(sizeof(T) == 8);
+  }
+  template <class T>
+  void gemm(const gemm_args<T>& g) {
+    host_gemm(g, threads);
+  }
+  int threads;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+struct peer_blas<Kokkos::Cuda> {
+  explicit peer_blas(const Kokkos::Cuda& space) : blas(space.cuda_stream()) {}
+  bool available() const { return true; }
+  template <class T>
+  std::string name() const {
+    return sizeof(T) == 8 ? "cublasDgemm" : "cublasSgemm";
+  }
+  template <class T>
+  void gemm(const gemm_args<T>& g) {
+    blas.gemm(g);
+  }
+  cuda_blas blas;
+};
+#endif
+
+std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (m == n && n == k) return std::to_string(m) + "^3";
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+template <class T, class Exec>
+row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, std::int64_t m, std::int64_t n,
+                std::int64_t k, random_stream& rng) {
+  using view = pk::matrix_view<T, Exec>;
+  view a("a", m, k), b("b", k, n), c("c", m, n), c_peer("c_peer", m, n);
+  const auto ha = random_view(a, rng), hb = random_view(b, rng);
+  poison(c);
+  const timing ours = measure(space, [&] { pk::matmul(space, a, b, c); }, p.runs);
+  auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+
+  row r;
+  r.kernel = "matmul";
+  r.name = sizeof(T) == 8 ? "matmul double" : "matmul float";
+  r.size = shape_name(m, n, k);
+  r.ours = ours;
+  r.unit = "GFLOP/s";
+  const double flop = 2.0 * double(m) * double(n) * double(k);
+  r.ours_rate = flop / (ours.median_ms * 1e6);
+  if (sizeof(T) == 4 && m == p.sgemm_target_size && n == m && k == m) r.target = p.sgemm_target;
+
+  // 1000 random entries against float64 dot products, relative to sum |a||b| of the entry: each
+  // of the k products and sums rounds once, so k * epsilon bounds the error.
+  const double eps = sizeof(T) == 8 ? 0x1.0p-53 : 0x1.0p-24;
+  double worst = 0;
+  std::vector<std::int64_t> rows_at, cols_at;
+  for (int s = 0; s < 1000; ++s) {
+    const auto i = std::int64_t(rng.next() % std::uint64_t(m)), j = std::int64_t(rng.next() % std::uint64_t(n));
+    rows_at.push_back(i), cols_at.push_back(j);
+    double sum = 0, mag = 0;
+    for (std::int64_t q = 0; q < k; ++q) {
+      const double term = double(ha(i, q)) * double(hb(q, j));
+      sum += term, mag += std::abs(term);
+    }
+    const double err = std::abs(double(hc(i, j)) - sum) / std::fmax(mag, 1e-300);
+    worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::fmax(worst, err);
+  }
+  r.error = worst;
+  r.tolerance = double(k) * eps;
+
+  if (peer.available()) {
+    r.peer = peer.template name<T>();
+    const gemm_args<T> g{m, n, k, a.data(), b.data(), c_peer.data()};
+    r.theirs = measure(space, [&] { peer.gemm(g); }, p.runs);
+    r.peer_rate = flop / (r.theirs.median_ms * 1e6);
+    r.ratio = r.ours_rate / r.peer_rate;
+    auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_peer);
+    double diff = 0, largest = 1e-300;
+    for (std::size_t s = 0; s < rows_at.size(); ++s) {
+      diff = std::fmax(diff, std::abs(double(hc(rows_at[s], cols_at[s])) - double(hp(rows_at[s], cols_at[s]))));
+      largest = std::fmax(largest, std::abs(double(hp(rows_at[s], cols_at[s]))));
+    }
+    r.peer_difference = diff / largest;
+  }
+  return r;
+}
+
+template <class Exec>
+void bench_on(const Exec& space, const plan& p, std::vector<row>& out) {
+  random_stream rng;
+  peer_blas<Exec> peer(space);
+  for (const auto& s : p.sgemm) {
+    std::fprintf(stderr, "pk bench: matmul float %s...\n", shape_name(s[0], s[1], s[2]).c_str());
+    out.push_back(bench_shape<float>(space, peer, p, s[0], s[1], s[2], rng));
+  }
+  for (const auto& s : p.dgemm) {
+    std::fprintf(stderr, "pk bench: matmul double %s...\n", shape_name(s[0], s[1], s[2]).c_str());
+    out.push_back(bench_shape<double>(space, peer, p, s[0], s[1], s[2], rng));
+  }
+}
+
+}  // namespace
+
+void bench_matmul(pk::backend on, const plan& p, std::vector<row>& out) {
+  pk::on_backend(on, [&](auto space) { bench_on(space, p, out); });
+}
+
+}  // namespace pk_bench

@@ -1,0 +1,110 @@
+// `pk bench`: chooses the sizes for the backend, runs each kernel's benchmark, prints the table
+// and writes the JSON.
+#include "bench_suite.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include <pk/error.hpp>
+
+#include "bench_plan.hpp"
+#include "bench_row.hpp"
+
+namespace pk_bench {
+
+void bench_add(pk::backend on, const plan& p, std::vector<row>& out);
+void bench_filter(pk::backend on, const plan& p, std::vector<row>& out);
+void bench_matmul(pk::backend on, const plan& p, std::vector<row>& out);
+
+namespace {
+
+// Sizes that fill the machine: on a GPU, data several times the L2 cache and launches far longer
+// than their overhead; on the host, what two cores get through in about a minute.
+plan make_plan(const options& o) {
+  plan p;
+  p.gpu = o.on == pk::backend::cuda;
+  if (o.quick) {
+    p.runs = 5;
+    p.add_n = 1 << 20;
+    p.image_h = 512, p.image_w = 768;
+    p.sgemm = {{256, 256, 256}, {200, 300, 170}};
+    p.dgemm = {{256, 256, 256}};
+  } else if (p.gpu) {
+    p.runs = 20;
+    p.add_n = std::int64_t(1) << 28;
+    p.image_h = p.image_w = 8192;
+    p.sgemm = {{4096, 4096, 4096}, {8192, 8192, 8192}, {5000, 3000, 7001}};
+    p.dgemm = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+    p.add_target = 0.92;
+    p.filter_target = 0.85;
+    p.sgemm_target = 0.75;
+    p.sgemm_target_size = 8192;
+  } else {
+    const bool serial = o.on == pk::backend::serial;
+    p.runs = serial ? 5 : 10;
+    p.add_n = std::int64_t(1) << 26;
+    p.image_h = serial ? 2048 : 4096, p.image_w = serial ? 2048 : 4096;
+    p.sgemm = serial ? decltype(p.sgemm){{1024, 1024, 1024}, {1000, 700, 1500}}
+                     : decltype(p.sgemm){{2048, 2048, 2048}, {1000, 700, 1500}};
+    p.dgemm = serial ? decltype(p.dgemm){{1024, 1024, 1024}} : decltype(p.dgemm){{2048, 2048, 2048}};
+  }
+  if (o.runs > 0) p.runs = o.runs;
+  return p;
+}
+
+std::string utc_now() {
+  char text[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+}  // namespace
+
+int run(const options& o) {
+  const plan p = make_plan(o);
+  const auto wanted = [&](const char* kernel) { return o.only.empty() || o.only.count(kernel) != 0; };
+  const pk::device_info dev = pk::current_device(o.on);
+  context ctx;
+  ctx.backend = pk::to_string(o.on);
+  ctx.device = dev.name;
+  ctx.concurrency = dev.concurrency;
+  ctx.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+                       "." + std::to_string(KOKKOS_VERSION % 100);
+  ctx.date = utc_now();
+
+  // Open the JSON file first: a path that cannot be written fails before minutes of work.
+  std::FILE* json = nullptr;
+  if (o.json_path == "-") {
+    json = stdout;
+  } else if (!o.json_path.empty()) {
+    json = std::fopen(o.json_path.c_str(), "w");
+    if (!json) throw pk::error("bench: cannot write '" + o.json_path + "': " + std::strerror(errno));
+  }
+  std::FILE* table = json == stdout ? stderr : stdout;
+  std::fprintf(table, "pk bench on %s (%s, %d threads), Kokkos %s, median of %d runs after 2 warm-ups\n",
+               ctx.backend.c_str(), ctx.device.c_str(), ctx.concurrency, ctx.kokkos_version.c_str(), p.runs);
+
+  std::vector<row> rows;
+  if (wanted("add")) {
+    std::fprintf(stderr, "pk bench: add float %lld elements...\n", static_cast<long long>(p.add_n));
+    bench_add(o.on, p, rows);
+  }
+  if (wanted("filter")) bench_filter(o.on, p, rows);
+  if (wanted("matmul")) bench_matmul(o.on, p, rows);
+
+  std::fprintf(table, "\nratio = our rate / the peer's rate on the same data (above 1: faster than the peer)\n");
+  print_table(rows, table);
+  if (json) {
+    write_json(ctx, rows, json);
+    if (json != stdout && std::fclose(json) != 0) throw pk::error("bench: cannot write '" + o.json_path + "'");
+  }
+  int failed = 0;
+  for (const row& r : rows) failed += r.pass() ? 0 : 1;
+  return failed;
+}
+
+}  // namespace pk_bench

@@ -1,0 +1,101 @@
+#pragma once
+// The peer libraries the benchmarks compare against, called on the same data in the same memory
+// as our kernels. peers_host.cpp: OpenBLAS, OpenCV (for Serial and OpenMP, with
+// the backend's thread count). peers_cuda.cpp: cudaMemcpyAsync and cuBLAS, on the Kokkos stream.
+// The dispatch templates at the bottom pick one by execution space.
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+namespace pk_bench {
+
+// Row-major C (m x n) = A (m x k) * B (k x n), alpha = 1, beta = 0.
+template <class T>
+struct gemm_args {
+  std::int64_t m, n, k;
+  const T* a;
+  const T* b;
+  T* c;
+};
+
+// ---- host ----
+bool host_has_blas();
+std::string host_blas_name(bool dbl);  // "OpenBLAS cblas_sgemm"
+void host_gemm(const gemm_args<float>& g, int threads);
+void host_gemm(const gemm_args<double>& g, int threads);
+
+// An image as OpenCV sees it: rows x cols pixels of `channels` interleaved floats or bytes.
+struct host_image {
+  void* data;
+  int rows, cols, channels;
+  bool u8;
+};
+bool host_has_opencv();
+// cv::filter2D (weights size x size) or, with row/column taps, cv::sepFilter2D; BORDER_REFLECT_101.
+void host_filter(const host_image& in, const host_image& out, int size, const float* weights, const float* row,
+                 const float* column, int threads);
+// cv::Sobel in x and y (CV_32F), then cv::magnitude: what a user of OpenCV writes for edge strength.
+void host_sobel_magnitude(const host_image& in, const host_image& out, int threads);
+
+// ---- CUDA ----
+#if defined(KOKKOS_ENABLE_CUDA)
+void cuda_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+// A cuBLAS handle on one stream, in CUBLAS_DEFAULT_MATH (no TF32: the FP32 result cuBLAS promises).
+class cuda_blas {
+ public:
+  explicit cuda_blas(cudaStream_t stream);
+  ~cuda_blas();
+  cuda_blas(const cuda_blas&) = delete;
+  cuda_blas& operator=(const cuda_blas&) = delete;
+  void gemm(const gemm_args<float>& g);
+  void gemm(const gemm_args<double>& g);
+
+ private:
+  void* handle_ = nullptr;
+};
+#endif
+
+// ---- dispatch by execution space ----
+template <class Exec>
+constexpr bool is_cuda() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  return std::is_same_v<Exec, Kokkos::Cuda>;
+#else
+  return false;
+#endif
+}
+
+template <class Exec>
+void peer_copy(const Exec& space, void* dst, const void* src, std::size_t bytes) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (is_cuda<Exec>()) {
+    cuda_copy(dst, src, bytes, space.cuda_stream());
+    return;
+  }
+#endif
+  // On the host: glibc's memcpy, one contiguous slice per thread of the backend's own pool (a
+  // second OpenMP team would fight the backend's spinning threads for the cores).
+  const int parts = space.concurrency();
+  auto* to = static_cast<char*>(dst);
+  const auto* from = static_cast<const char*>(src);
+  Kokkos::parallel_for(
+      "pk_bench::memcpy", Kokkos::RangePolicy<Exec>(space, 0, parts), [=](int part) {
+        const std::size_t begin = bytes * std::size_t(part) / std::size_t(parts);
+        const std::size_t end = bytes * std::size_t(part + 1) / std::size_t(parts);
+        std::memcpy(to + begin, from + begin, end - begin);
+      });
+}
+
+template <class Exec>
+const char* peer_copy_name() {
+  return is_cuda<Exec>() ? "cudaMemcpy D2D" : "memcpy";
+}
+
+}  // namespace pk_bench

@@ -1,0 +1,96 @@
+#pragma once
+// Timing of work submitted to an execution space, the same way for our kernels and their peers:
+// a few warm-up runs (module load, first touch, handle creation stay out of the numbers), then
+// `runs` timed runs, each on its own, and their median.
+//   host backends: a steady clock started after a fence and read after the next fence;
+//   CUDA: events recorded on the space's stream around the run, so the peers (cuBLAS and
+//   cudaMemcpyAsync, put on that same stream) are timed exactly as our kernels are.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
+#include <pk/error.hpp>
+
+#include "bench_row.hpp"
+
+namespace pk_bench {
+
+template <class Exec>
+class stopwatch {
+ public:
+  explicit stopwatch(const Exec& space) : space_(space) {}
+  void start() {
+    space_.fence();
+    t0_ = std::chrono::steady_clock::now();
+  }
+  double stop_ms() {
+    space_.fence();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+ private:
+  Exec space_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+template <>
+class stopwatch<Kokkos::Cuda> {
+ public:
+  explicit stopwatch(const Kokkos::Cuda& space) : stream_(space.cuda_stream()) {
+    if (cudaEventCreate(&begin_) != cudaSuccess || cudaEventCreate(&end_) != cudaSuccess)
+      throw pk::error("bench: cannot create CUDA events");
+  }
+  ~stopwatch() {
+    cudaEventDestroy(begin_);
+    cudaEventDestroy(end_);
+  }
+  stopwatch(const stopwatch&) = delete;
+  stopwatch& operator=(const stopwatch&) = delete;
+  void start() { cudaEventRecord(begin_, stream_); }
+  double stop_ms() {
+    cudaEventRecord(end_, stream_);
+    cudaEventSynchronize(end_);
+    const cudaError_t status = cudaGetLastError();
+    if (status != cudaSuccess) throw pk::error(std::string("bench: CUDA error: ") + cudaGetErrorString(status));
+    float ms = 0;
+    cudaEventElapsedTime(&ms, begin_, end_);
+    return ms;
+  }
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t begin_{}, end_{};
+};
+#endif
+
+template <class Exec, class Run>
+timing measure(const Exec& space, Run&& run, int runs, int warmups = 2) {
+  stopwatch<Exec> clock(space);
+  for (int w = 0; w < warmups; ++w) {
+    clock.start();
+    run();
+    clock.stop_ms();
+  }
+  std::vector<double> ms;
+  for (int r = 0; r < runs; ++r) {
+    clock.start();
+    run();
+    ms.push_back(clock.stop_ms());
+  }
+  std::sort(ms.begin(), ms.end());
+  const std::size_t n = ms.size();
+  timing t;
+  t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+  t.min_ms = ms.front();
+  t.max_ms = ms.back();
+  t.runs = static_cast<int>(n);
+  return t;
+}
+
+}  // namespace pk_bench
