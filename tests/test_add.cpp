@@ -104,3 +104,56 @@ TEST_CASE("the Kokkos View interface runs on each execution space") {
   run(Kokkos::Cuda());
 #endif
 }
+
+// Views that start on a 16-byte boundary take the packed path (4 floats per index, the tail one
+// by one); Views that start one element later take the element-by-element path. Both must give
+// every element, for lengths around the pack size.
+TEST_CASE_TEMPLATE("add, axpby and scale on aligned and shifted Views (packed and plain paths)", T, float, double) {
+  auto run = [&](auto space) {
+    using Exec = decltype(space);
+    for (int n : {1, 2, 3, 5, 8, 13, 1023}) {
+      for (int shift : {0, 1}) {
+        CAPTURE(n);
+        CAPTURE(shift);
+        const auto x = pk_test::random_vector<T>(n + 1), y = pk_test::random_vector<T>(n + 1);
+        pk::vector_view<T, Exec> a_all("a", n + 1), b_all("b", n + 1), c_all("c", n + 1);
+        auto ha = Kokkos::create_mirror_view(a_all), hb = Kokkos::create_mirror_view(b_all);
+        for (int i = 0; i <= n; ++i) ha(i) = x[i], hb(i) = y[i];
+        Kokkos::deep_copy(a_all, ha);
+        Kokkos::deep_copy(b_all, hb);
+        const auto range = std::make_pair(shift, shift + n);
+        pk::vector_view<T, Exec> a = Kokkos::subview(a_all, range), b = Kokkos::subview(b_all, range),
+                                 c = Kokkos::subview(c_all, range);
+        const T alpha = T(1.5), beta = T(-0.25);
+        std::vector<double> ref(n);
+        const auto result = [&] {
+          space.fence();
+          auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+          return std::vector<T>(hc.data(), hc.data() + n);
+        };
+
+        Kokkos::deep_copy(c_all, std::numeric_limits<T>::quiet_NaN());
+        pk::add(space, a, b, c);
+        for (int i = 0; i < n; ++i) ref[i] = double(x[i + shift]) + double(y[i + shift]);
+        CHECK(max_relative_error(result(), ref) <= pk_test::elementwise_tolerance<T>());
+
+        Kokkos::deep_copy(c_all, std::numeric_limits<T>::quiet_NaN());
+        pk::axpby(space, alpha, a, beta, b, c);
+        for (int i = 0; i < n; ++i) ref[i] = double(alpha) * x[i + shift] + double(beta) * y[i + shift];
+        CHECK(max_relative_error(result(), ref) <= 2 * pk_test::elementwise_tolerance<T>());
+
+        Kokkos::deep_copy(c, a);
+        pk::scale(space, alpha, c);
+        for (int i = 0; i < n; ++i) ref[i] = double(alpha) * x[i + shift];
+        CHECK(max_relative_error(result(), ref) <= pk_test::elementwise_tolerance<T>());
+      }
+    }
+  };
+  run(Kokkos::Serial());
+#if defined(KOKKOS_ENABLE_OPENMP)
+  run(Kokkos::OpenMP());
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  run(Kokkos::Cuda());
+#endif
+}
