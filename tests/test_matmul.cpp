@@ -17,7 +17,9 @@ struct shape {
 // Tiny, thin, odd, prime, around the tile sizes, tall-skinny and short-wide.
 const std::vector<shape>& shapes() {
   static const std::vector<shape> s{{1, 1, 1},    {1, 37, 1},     {7, 31, 5},      {31, 7, 97},    {97, 101, 103},
-                                    {64, 64, 64}, {129, 65, 257}, {1000, 3, 17},   {3, 1000, 1025}};
+                                    {64, 64, 64}, {129, 65, 257}, {1000, 3, 17},   {3, 1000, 1025},
+                                    // whole GPU block tiles and K steps, rows of whole 16-byte packs; and partial ones
+                                    {256, 384, 160}, {260, 132, 36}};
   return s;
 }
 const pk::op ops[] = {pk::op::none, pk::op::transpose};

@@ -14,24 +14,48 @@ namespace {
 struct two_threads_registers {
   static constexpr int ThreadM = 4, ThreadN = 8, TileM = 8, TileN = 8, TileK = 4, TeamSize = 2;
   static constexpr int PanelA = TileM, PadA = 3, PanelB = TileN, PadB = 1;
+  static constexpr bool Pipelined = false;
 };
 // A team of 2 threads with 3 thread tiles each: C accumulates across K steps, cooperative staging.
 struct two_threads_three_tiles {
   static constexpr int ThreadM = 2, ThreadN = 3, TileM = 6, TileN = 6, TileK = 5, TeamSize = 2;
   static constexpr int PanelA = TileM, PadA = 1, PanelB = TileN, PadB = 2;
+  static constexpr bool Pipelined = false;
 };
 // One thread, one odd-shaped thread tile (not a whole number of vectors: the scalar loops),
 // padded panels.
 struct one_thread_odd {
   static constexpr int ThreadM = 3, ThreadN = 5, TileM = 3, TileN = 5, TileK = 7, TeamSize = 1;
   static constexpr int PanelA = 3, PadA = 1, PanelB = 5, PadB = 2;
+  static constexpr bool Pipelined = false;
+};
+// GemmPipelined (the CUDA kernel) shrunk to one thread: 16-byte packs, two sub-tiles each way,
+// both stages, the transposing and the direct staging. T is float or double, so the thread tile
+// is 2 x 2 packs either way.
+template <class T>
+struct pipelined_one_thread {
+  static constexpr bool Pipelined = true;
+  static constexpr int ThreadM = 32 / int(sizeof(T)), ThreadN = 32 / int(sizeof(T));
+  static constexpr int TileM = ThreadM, TileN = ThreadN, TileK = 16 / int(sizeof(T));
+  static constexpr int TeamSize = 1, MinTeamsPerSM = 1;
+  static constexpr int PadA = 16 / int(sizeof(T)), PadB = 0;
+};
+// Teams of two threads along N, and more packs to load than threads (several loads each).
+template <class T>
+struct pipelined_two_threads {
+  static constexpr bool Pipelined = true;
+  static constexpr int ThreadM = 32 / int(sizeof(T)), ThreadN = 16 / int(sizeof(T));
+  static constexpr int TileM = ThreadM, TileN = 2 * ThreadN, TileK = 32 / int(sizeof(T));
+  static constexpr int TeamSize = 2, MinTeamsPerSM = 1;
+  static constexpr int PadA = 0, PadB = 16 / int(sizeof(T));
 };
 
 template <class Tiles, class Exec, class T>
 void check_tiles(Exec space) {
-  const std::pair<std::int64_t, std::int64_t> mn[] = {{1, 1}, {8, 8}, {13, 9}, {17, 23}};
+  // Shapes around the tiles, and multiples of 4 (rows of whole 16-byte packs: the vector loads).
+  const std::pair<std::int64_t, std::int64_t> mn[] = {{1, 1}, {8, 8}, {13, 9}, {17, 23}, {32, 24}};
   for (auto [m, n] : mn)
-    for (std::int64_t k : {1, 4, 5, 19})
+    for (std::int64_t k : {1, 4, 5, 19, 40})
       for (pk::op op_a : {pk::op::none, pk::op::transpose})
         for (pk::op op_b : {pk::op::none, pk::op::transpose})
           for (double beta : {0.0, -0.5}) {
@@ -59,7 +83,23 @@ TEST_CASE_TEMPLATE("GemmTile with one thread and a padded odd thread tile (Seria
   check_tiles<one_thread_odd, Kokkos::Serial, T>(Kokkos::Serial());
 }
 
+TEST_CASE_TEMPLATE("GemmPipelined with one thread (Serial)", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  check_tiles<pipelined_one_thread<T>, Kokkos::Serial, T>(Kokkos::Serial());
+}
+
 #if defined(KOKKOS_ENABLE_OPENMP)
+TEST_CASE_TEMPLATE("GemmPipelined with teams of two threads (OpenMP)", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  if (Kokkos::OpenMP::concurrency() < 2) {
+    MESSAGE("OpenMP runs one thread: teams of two cannot be formed, skipped");
+    return;
+  }
+  check_tiles<pipelined_two_threads<T>, Kokkos::OpenMP, T>(Kokkos::OpenMP());
+}
+
 TEST_CASE_TEMPLATE("GemmTile with teams of two threads (OpenMP)", T, float, double) {
   const auto seed = pk_test::seed();
   CAPTURE(seed);

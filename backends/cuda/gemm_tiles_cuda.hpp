@@ -1,29 +1,39 @@
 #pragma once
-// GEMM tiles for Kokkos::Cuda (the layering is described in src/matmul/gemm_tiles.hpp).
-// A starting point for Hopper, to be tuned on the H200: the classic 128x128 block tile of 256
-// threads, each accumulating an 8x8 thread tile in registers (64 accumulators, one thread tile per
-// thread so they persist across all K steps). TileK = 8 keeps the staged tiles at 2 x 8 x 132
-// floats (~8.4 KB of shared memory per block), so several blocks fit per SM.
-// Scratch layout: one panel per tile (A^T and B both k-major rows of 128 + 4), so for each k a
-// thread reads 8 contiguous values of A and of B; the 4-element padding shifts consecutive k rows
-// by 4 banks against bank conflicts while keeping 16-byte alignment for vector loads.
+// GEMM tiles for Kokkos::Cuda: GemmPipelined (src/matmul/gemm_pipelined.hpp), whose comment
+// draws the layout. Chosen for Hopper (H200, sm_90); bench/results/h200.md has the measurements.
+//
+// float: the classic 128 x 128 block tile of 256 threads, each accumulating 8 x 8 (2 x 2 sub-tiles
+// of 4 x 4) in registers: 64 FMAs per 4 shared-memory pack loads per K element. TileK = 16 halves
+// the barriers per FMA against 8; two stages of (16 x 132) x 2 floats are 33 KB of shared memory,
+// and at <= 128 registers (LaunchBounds<256, 2>) two teams share an SM, each hiding the other's
+// barrier and load latency.
+// double: registers hold half as many, so 64 x 64 blocks of 4 x 4 thread tiles.
+// The 4-element (16-byte) padding of each staged row shifts consecutive K rows by 4 banks, which
+// keeps the transposing stores of A conflict-free while rows stay 16-byte aligned for pack loads.
 #include <Kokkos_Core.hpp>
 
 #include "matmul/gemm_tiles.hpp"
 
 namespace pk::detail {
 
-template <class T>
-struct gemm_tiles<Kokkos::Cuda, T> {
-  // Thread tile (register block).
+template <>
+struct gemm_tiles<Kokkos::Cuda, float> {
+  static constexpr bool Pipelined = true;
   static constexpr int ThreadM = 8, ThreadN = 8;
-  // Block tile.
-  static constexpr int TileM = 128, TileN = 128, TileK = 8;
-  // Threads per team: one thread tile each.
+  static constexpr int TileM = 128, TileN = 128, TileK = 16;
   static constexpr int TeamSize = (TileM / ThreadM) * (TileN / ThreadN);  // 256
-  // Scratch layout.
-  static constexpr int PanelA = TileM, PadA = 4;
-  static constexpr int PanelB = TileN, PadB = 4;
+  static constexpr int MinTeamsPerSM = 2;
+  static constexpr int PadA = 4, PadB = 4;
+};
+
+template <>
+struct gemm_tiles<Kokkos::Cuda, double> {
+  static constexpr bool Pipelined = true;
+  static constexpr int ThreadM = 4, ThreadN = 4;
+  static constexpr int TileM = 64, TileN = 64, TileK = 16;
+  static constexpr int TeamSize = (TileM / ThreadM) * (TileN / ThreadN);  // 256
+  static constexpr int MinTeamsPerSM = 2;
+  static constexpr int PadA = 2, PadB = 2;
 };
 
 }  // namespace pk::detail

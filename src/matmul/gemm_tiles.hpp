@@ -50,6 +50,8 @@ struct gemm_tiles {
   static constexpr int TileK = 256;
   // Threads per team.
   static constexpr int TeamSize = 1;
+  // GemmTile (false) or GemmPipelined (true, src/matmul/gemm_pipelined.hpp: for GPUs).
+  static constexpr bool Pipelined = false;
   // Scratch layout (see above).
   static constexpr int PanelA = ThreadM, PadA = 0;
   static constexpr int PanelB = ThreadN, PadB = 0;

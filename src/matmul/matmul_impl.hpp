@@ -12,12 +12,33 @@
 #include "core/host_views.hpp"
 #include "matmul/gemm_tiles.hpp"
 #include "matmul/matmul_checks.hpp"
+#include "matmul/gemm_pipelined.hpp"
 #include "matmul/matmul_functors.hpp"
 #include "matmul/matmul_host.hpp"
 
 namespace pk::detail {
 
-// Runs GemmTile with the given tile shape (the backend's gemm_tiles, or another one in tests).
+// Fills in a GEMM functor (GemmTile or GemmPipelined) and launches one team per block tile.
+template <class Exec, class T, class Functor>
+void run_gemm_functor(const Exec& space, Functor& f, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
+                      const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
+  f.a = a;
+  f.b = b;
+  f.c = c;
+  f.transpose_a = op_a == op::transpose;
+  f.transpose_b = op_b == op::transpose;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.m = static_cast<std::int64_t>(c.extent(0));
+  f.n = static_cast<std::int64_t>(c.extent(1));
+  f.k = k;
+  f.blocks_n = static_cast<int>((f.n + Functor::TileN - 1) / Functor::TileN);
+  auto policy = typename Functor::policy(space, f.league_size(), Functor::TeamSize)
+                    .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()));
+  Kokkos::parallel_for("pk::gemm", policy, f);
+}
+
+// Runs GemmTile or GemmPipelined (Tiles::Pipelined) with the given tile shape (the backend's gemm_tiles, or another one in tests).
 // Expects checked arguments.
 template <class Exec, class T, class Tiles>
 void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
@@ -29,22 +50,13 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
                          ScaleMatrix<T, Exec>{c, beta, n});
     return;
   }
-  using functor = GemmTile<T, Exec, Tiles>;
-  functor f;
-  f.a = a;
-  f.b = b;
-  f.c = c;
-  f.transpose_a = op_a == op::transpose;
-  f.transpose_b = op_b == op::transpose;
-  f.alpha = alpha;
-  f.beta = beta;
-  f.m = m;
-  f.n = n;
-  f.k = k;
-  f.blocks_n = static_cast<int>((n + functor::TileN - 1) / functor::TileN);
-  auto policy = typename functor::policy(space, f.league_size(), functor::TeamSize)
-                    .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes()));
-  Kokkos::parallel_for("pk::gemm", policy, f);
+  if constexpr (Tiles::Pipelined) {
+    GemmPipelined<T, Exec, Tiles> f;
+    run_gemm_functor(space, f, op_a, op_b, alpha, a, b, beta, c, k);
+  } else {
+    GemmTile<T, Exec, Tiles> f;
+    run_gemm_functor(space, f, op_a, op_b, alpha, a, b, beta, c, k);
+  }
 }
 
 template <class Exec, class T>
