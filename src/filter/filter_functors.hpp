@@ -20,10 +20,10 @@
 namespace pk::detail {
 
 // out = in (*) w for any size x size kernel: size^2 multiply-adds per output, from scratch.
-template <class T, class Exec>
+template <class T, class Exec, class Tiles = filter_tiles<Exec>>
 struct Conv2DTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  static constexpr int Chunk = filter_tiles<Exec>::Chunk;
+  static constexpr int Chunk = Tiles::Chunk;
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;
@@ -64,10 +64,10 @@ struct Conv2DTile {
 // out = in (*) column (x) row: a row pass over tile plus halo rows into a second scratch buffer,
 // then a column pass from it; 2*size multiply-adds per output, and the intermediate image never
 // goes through global memory.
-template <class T, class Exec>
+template <class T, class Exec, class Tiles = filter_tiles<Exec>>
 struct SeparableConvTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  static constexpr int Chunk = filter_tiles<Exec>::Chunk;
+  static constexpr int Chunk = Tiles::Chunk;
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;
@@ -127,10 +127,10 @@ struct SeparableConvTile {
 };
 
 // out = sqrt(gx^2 + gy^2), gx and gy the 3x3 Sobel derivatives, both from one staged tile.
-template <class T, class Exec>
+template <class T, class Exec, class Tiles = filter_tiles<Exec>>
 struct SobelMagnitudeTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  static constexpr int Chunk = filter_tiles<Exec>::Chunk;
+  static constexpr int Chunk = Tiles::Chunk;
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;

@@ -36,9 +36,9 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
 
 // One team per output tile. On a GPU the tile loses rows until its scratch fits in shared memory
 // (wide halos of 4-channel images); on a host the tile stays as chosen.
-template <class Exec, class Functor>
+template <class Tiles, class Exec, class Functor>
 void run_tiles(const char* label, const Exec& space, Functor f) {
-  using tiles = filter_tiles<Exec>;
+  using tiles = Tiles;
   const auto regrid = [&f](int tile_h) {
     f.grid = make_tile_grid<tiles::Chunk>(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h,
                                           tiles::TileW);
@@ -60,9 +60,11 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
   Kokkos::parallel_for(label, policy, f);
 }
 
-template <class Exec, class T>
-void filter(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
-            const filter_kernel& k, border b) {
+// The filters with a given tile shape: the backend's filter_tiles, or others when tuning
+// (bench/tune_filter_tiles.cpp).
+template <class Exec, class T, class Tiles>
+void filter_tiled(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+                  const filter_kernel& k, border b) {
   const char* who = "pk::filter";
   pk::require_initialized(who);
   check_filter_kernel(who, k);
@@ -73,19 +75,19 @@ void filter(const Exec& space, const image_view<const T, Exec>& in, const image_
   grid.channels = static_cast<int>(in.extent(2));
   grid.radius = k.size / 2;
   if (k.separable()) {
-    SeparableConvTile<T, Exec> f{in, out, grid, b, k.size, {}, {}};
+    SeparableConvTile<T, Exec, Tiles> f{in, out, grid, b, k.size, {}, {}};
     for (int i = 0; i < k.size; ++i) f.row.t[i] = k.row[i], f.column.t[i] = k.column[i];
-    run_tiles("pk::filter (separable)", space, f);
+    run_tiles<Tiles>("pk::filter (separable)", space, f);
   } else {
-    Conv2DTile<T, Exec> f{in, out, grid, b, k.size, {}};
+    Conv2DTile<T, Exec, Tiles> f{in, out, grid, b, k.size, {}};
     for (int i = 0; i < k.size * k.size; ++i) f.weights.w[i] = k.weights[i];
-    run_tiles("pk::filter", space, f);
+    run_tiles<Tiles>("pk::filter", space, f);
   }
 }
 
-template <class Exec, class T>
-void sobel_magnitude(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
-                     border b) {
+template <class Exec, class T, class Tiles>
+void sobel_magnitude_tiled(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+                           border b) {
   const char* who = "pk::sobel_magnitude";
   pk::require_initialized(who);
   if (!check_filter_views<Exec, T>(who, in, out)) return;
@@ -94,7 +96,19 @@ void sobel_magnitude(const Exec& space, const image_view<const T, Exec>& in, con
   grid.width = static_cast<std::int64_t>(in.extent(1));
   grid.channels = static_cast<int>(in.extent(2));
   grid.radius = 1;
-  run_tiles(who, space, SobelMagnitudeTile<T, Exec>{in, out, grid, b});
+  run_tiles<Tiles>(who, space, SobelMagnitudeTile<T, Exec, Tiles>{in, out, grid, b});
+}
+
+template <class Exec, class T>
+void filter(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+            const filter_kernel& k, border b) {
+  filter_tiled<Exec, T, filter_tiles<Exec>>(space, in, out, k, b);
+}
+
+template <class Exec, class T>
+void sobel_magnitude(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+                     border b) {
+  sobel_magnitude_tiled<Exec, T, filter_tiles<Exec>>(space, in, out, b);
 }
 
 // Host-array entry points: move the image to the backend, run, bring out back.
