@@ -16,6 +16,12 @@ void axpby_on(backend on, const char* who, T alpha, span<const T> a, T beta, spa
   detail::require_length(who, "c", static_cast<std::int64_t>(c.size()), n, "the length of a");
   if (n == 0) return;
   detail::require(a.data() && b.data() && c.data(), who, "a null array was given with a non-zero length");
+  // Checked here on the caller's arrays: a backend with its own memory (CUDA) works on copies,
+  // where an overlap could no longer be seen.
+  const auto bytes = n * static_cast<std::int64_t>(sizeof(T));
+  detail::require(!detail::partially_overlap(c.data(), bytes, a.data(), bytes) &&
+                      !detail::partially_overlap(c.data(), bytes, b.data(), bytes),
+                  who, "c partially overlaps an input (c may be a or b exactly, or separate memory)");
   detail::on_backend(on, who, [&](auto space) {
     detail::axpby_host<decltype(space), T>(alpha, a.data(), beta, b.data(), c.data(), n, plain_add);
   });
