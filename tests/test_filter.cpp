@@ -107,6 +107,11 @@ TEST_CASE("filter matches float64 on a 257 x 251 image (many tiles, partial ones
     for (pk::border b : filter_ref::all_borders()) check_all_paths({257, 251, channels(pk_test::rng())}, size, b);
 }
 
+TEST_CASE("filter matches float64 on a 100 x 530 image (GPU tiles wholly inside it, staged by whole rows)") {
+  for (int size : {3, 5})
+    for (int channels : {1, 3}) check_all_paths({100, 530, channels}, size, pk::border::reflect101);
+}
+
 TEST_CASE("named kernels filter like their weights say") {
   const image_shape s{37, 45, 3};
   const auto in = pk_test::random_vector<float>(s.size(), 0.0, 1.0);

@@ -1,6 +1,7 @@
 #pragma once
-// GPU tile shape of the filter kernels (a starting point; to be tuned on the H200).
-// Included by backends/cuda/cuda_filter.cpp before the kernels.
+// GPU tile shape of the filter kernels: the register tiles of src/filter/filter_register_tiles.hpp.
+// Included by backends/cuda/cuda_filter.cpp before the kernels. Chosen on the H200 with
+// bench/tune (bench/results/h200.md has the sweep).
 #include <Kokkos_Core.hpp>
 
 #include "filter/filter_tiles.hpp"
@@ -9,17 +10,21 @@ namespace pk::detail {
 
 template <>
 struct filter_tiles<Kokkos::Cuda> {
-  // 32 x 32 output pixels per block of 8 warps (TeamSize 8 x VectorLength 32 = 256 threads):
-  // a warp takes whole rows, its 32 lanes consecutive elements, so image loads, scratch reads and
-  // stores are contiguous (conflict-free in shared memory); each thread computes 4 or more
-  // outputs (32 rows / 8 warps, times channels). Staged tile plus row-pass buffer: 14 KB for one
-  // channel at r=7; 4-channel, wide-halo cases drop rows until they fit in shared memory.
-  static constexpr int TileW = 32;
+  // 128 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
+  // row (4 per lane across 128 pixels), each warp a group of 4 rows, so each thread holds 4 x 4
+  // outputs in registers. Wide tiles keep the halo small (3x3: 130 x 34 staged for 128 x 32).
+  static constexpr int TileW = 128;
   static constexpr int TileH = 32;
-  static constexpr int TeamSize = 8;
-  static constexpr int VectorLength = 32;
-  static constexpr int Chunk = 1;  // one output per lane per step: lanes, not registers, run along a row
+  static constexpr int TeamSize = 256;
+  static constexpr int VectorLength = 1;  // the functors split the team themselves (Lanes, warps)
+  static constexpr int Lanes = 32;
+  static constexpr int RowsPerThread = TileH / (TeamSize / Lanes);  // 4
+  static constexpr bool RegisterTiles = true;
+  static constexpr int Chunk = 1;
   static constexpr bool ScratchIsSharedMemory = true;
+  // 48 KB: the static shared-memory limit; more needs opting in per kernel, and at this size up
+  // to 4 teams (1024 threads) share an SM's 228 KB.
+  static constexpr std::size_t ScratchLimit = 48 * 1024;
 };
 
 }  // namespace pk::detail

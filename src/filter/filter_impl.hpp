@@ -2,8 +2,10 @@
 // The filter kernels: argument checks and launches, written once for every execution space.
 // A backend compiles them by naming PK_INSTANTIATE_FILTER(ExecSpace) in backends/<name>/
 // (the cuda backend includes its filter_tiles specialization first).
+#include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 
 #include <pk/kokkos/filter.hpp>
 #include <pk/runtime.hpp>
@@ -12,6 +14,7 @@
 #include "core/host_views.hpp"
 #include "filter/filter_checks.hpp"
 #include "filter/filter_functors.hpp"
+#include "filter/filter_register_tiles.hpp"
 #include "filter/filter_host.hpp"
 #include "filter/filter_tiles.hpp"
 
@@ -34,20 +37,23 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
-// One team per output tile. On a GPU the tile loses rows until its scratch fits in shared memory
-// (wide halos of 4-channel images); on a host the tile stays as chosen.
+// One team per output tile. On a GPU the tile loses rows, then columns, until its scratch fits
+// in the shared memory a team may use (wide halos of 4-channel images); on a host it stays as chosen.
 template <class Tiles, class Exec, class Functor>
 void run_tiles(const char* label, const Exec& space, Functor f) {
   using tiles = Tiles;
-  const auto regrid = [&f](int tile_h) {
-    f.grid = make_tile_grid<tiles::Chunk>(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h,
-                                          tiles::TileW);
+  constexpr int row_multiple = tiles::RegisterTiles ? tiles::RowsPerThread : 1;
+  const auto regrid = [&f](int tile_h, int tile_w) {
+    f.grid = make_tile_grid<tiles::Chunk>(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h, tile_w,
+                                          row_multiple);
   };
-  regrid(tiles::TileH);
+  regrid(tiles::TileH, tiles::TileW);
   if constexpr (tiles::ScratchIsSharedMemory) {
-    const auto limit =
-        static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>(space, 1, tiles::TeamSize, tiles::VectorLength).scratch_size_max(0));
-    while (f.scratch_bytes() > limit && f.grid.tile_h > 1) regrid(f.grid.tile_h / 2);
+    const auto limit = std::min<std::size_t>(
+        tiles::ScratchLimit,
+        Kokkos::TeamPolicy<Exec>(space, 1, tiles::TeamSize, tiles::VectorLength).scratch_size_max(0));
+    while (f.scratch_bytes() > limit && f.grid.tile_h > row_multiple) regrid(f.grid.tile_h / 2, f.grid.tile_w);
+    while (f.scratch_bytes() > limit && f.grid.tile_w > 1) regrid(f.grid.tile_h, f.grid.tile_w / 2);
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }
@@ -58,6 +64,23 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
       Kokkos::TeamPolicy<Exec>(space, static_cast<int>(league), tiles::TeamSize, tiles::VectorLength)
           .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
   Kokkos::parallel_for(label, policy, f);
+}
+
+// Calls f(std::integral_constant<int, R>) for the radius r = 0..7 (kernel sizes 1..15): the
+// register-tile functors unroll their stencils for a radius known when they are compiled.
+template <class F>
+void with_radius(int r, F&& f) {
+  switch (r) {
+    case 0: return f(std::integral_constant<int, 0>());
+    case 1: return f(std::integral_constant<int, 1>());
+    case 2: return f(std::integral_constant<int, 2>());
+    case 3: return f(std::integral_constant<int, 3>());
+    case 4: return f(std::integral_constant<int, 4>());
+    case 5: return f(std::integral_constant<int, 5>());
+    case 6: return f(std::integral_constant<int, 6>());
+    case 7: return f(std::integral_constant<int, 7>());
+  }
+  fail("pk::filter", "kernel radius ", r, " is over the largest, ", max_filter_size / 2);
 }
 
 // The filters with a given tile shape: the backend's filter_tiles, or others when tuning
@@ -74,14 +97,24 @@ void filter_tiled(const Exec& space, const image_view<const T, Exec>& in, const 
   grid.width = static_cast<std::int64_t>(in.extent(1));
   grid.channels = static_cast<int>(in.extent(2));
   grid.radius = k.size / 2;
-  if (k.separable()) {
-    SeparableConvTile<T, Exec, Tiles> f{in, out, grid, b, k.size, {}, {}};
-    for (int i = 0; i < k.size; ++i) f.row.t[i] = k.row[i], f.column.t[i] = k.column[i];
-    run_tiles<Tiles>("pk::filter (separable)", space, f);
+  kernel_taps row{}, column{};
+  kernel_weights weights{};
+  for (int i = 0; i < k.size * k.size; ++i) weights.w[i] = k.weights[i];
+  if (k.separable())
+    for (int i = 0; i < k.size; ++i) row.t[i] = k.row[i], column.t[i] = k.column[i];
+  if constexpr (Tiles::RegisterTiles) {
+    with_radius(grid.radius, [&](auto radius) {
+      constexpr int R = decltype(radius)::value;
+      if (k.separable())
+        run_tiles<Tiles>("pk::filter (separable)", space,
+                         SeparableRegisterTile<T, Exec, Tiles, R>{in, out, grid, b, row, column});
+      else
+        run_tiles<Tiles>("pk::filter", space, Conv2DRegisterTile<T, Exec, Tiles, R>{in, out, grid, b, weights});
+    });
+  } else if (k.separable()) {
+    run_tiles<Tiles>("pk::filter (separable)", space, SeparableConvTile<T, Exec, Tiles>{in, out, grid, b, k.size, row, column});
   } else {
-    Conv2DTile<T, Exec, Tiles> f{in, out, grid, b, k.size, {}};
-    for (int i = 0; i < k.size * k.size; ++i) f.weights.w[i] = k.weights[i];
-    run_tiles<Tiles>("pk::filter", space, f);
+    run_tiles<Tiles>("pk::filter", space, Conv2DTile<T, Exec, Tiles>{in, out, grid, b, k.size, weights});
   }
 }
 
@@ -96,7 +129,10 @@ void sobel_magnitude_tiled(const Exec& space, const image_view<const T, Exec>& i
   grid.width = static_cast<std::int64_t>(in.extent(1));
   grid.channels = static_cast<int>(in.extent(2));
   grid.radius = 1;
-  run_tiles<Tiles>(who, space, SobelMagnitudeTile<T, Exec, Tiles>{in, out, grid, b});
+  if constexpr (Tiles::RegisterTiles)
+    run_tiles<Tiles>(who, space, SobelRegisterTile<T, Exec, Tiles>{in, out, grid, b});
+  else
+    run_tiles<Tiles>(who, space, SobelMagnitudeTile<T, Exec, Tiles>{in, out, grid, b});
 }
 
 template <class Exec, class T>

@@ -53,9 +53,11 @@ struct tile_grid {
 
 inline int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
 
+// row_multiple: register tiles (filter_register_tiles.hpp) compute rows in groups of that many,
+// reading the staged rows of a whole last group.
 template <int Chunk>
 tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, int radius, int tile_h,
-                         int tile_w) {
+                         int tile_w, int row_multiple = 1) {
   tile_grid g;
   g.height = height;
   g.width = width;
@@ -66,7 +68,7 @@ tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, 
   g.tiles_x = static_cast<int>((width + tile_w - 1) / tile_w);
   g.out_pitch = round_up(tile_w * channels, Chunk);
   g.staged_pitch = g.out_pitch + 2 * radius * channels;
-  g.staged_rows = tile_h + 2 * radius;
+  g.staged_rows = round_up(tile_h, row_multiple) + 2 * radius;
   return g;
 }
 

@@ -8,6 +8,8 @@
 // output of the tile from there. Team threads take rows; the vector lanes of a thread take
 // consecutive Chunk-wide runs of one row (channels interleaved), so loads from the image and from
 // scratch are contiguous.
+#include <cstddef>
+
 namespace pk::detail {
 
 template <class Exec>
@@ -29,6 +31,12 @@ struct filter_tiles {
   // so tiles are not shrunk to it. On GPUs it is shared memory, and rows are dropped until
   // the team's scratch fits.
   static constexpr bool ScratchIsSharedMemory = false;
+  static constexpr std::size_t ScratchLimit = 0;  // (only with ScratchIsSharedMemory)
+  // The run-based functors of filter_functors.hpp (false), or the register tiles of
+  // filter_register_tiles.hpp (true: GPUs), whose threads split a tile as Lanes along a row and
+  // TeamSize / Lanes groups of RowsPerThread rows down it.
+  static constexpr bool RegisterTiles = false;
+  static constexpr int Lanes = 1, RowsPerThread = 1;
 };
 
 }  // namespace pk::detail
