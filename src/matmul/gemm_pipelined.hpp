@@ -124,6 +124,12 @@ struct GemmPipelined {
           regs[l] = *reinterpret_cast<const pack*>(address(x0 + r, k0 + kk));
           continue;
         }
+        if (interior) {  // a pack is contiguous either way; rows not 16-byte aligned: element loads
+          const T* p0 = address(x0 + r, k0 + kk);
+          PK_UNROLL
+          for (int v = 0; v < Vec; ++v) regs[l].v[v] = p0[v];
+          continue;
+        }
         PK_UNROLL
         for (int v = 0; v < Vec; ++v) {
           const std::int64_t gr = x0 + r + (along_k ? 0 : v), gk = k0 + kk + (along_k ? v : 0);
