@@ -1,0 +1,13 @@
+#pragma once
+// pk_tune: sweeps of the GPU tile shapes (bench/tune/), a developer's tool for choosing the
+// constants in backends/cuda/*_tiles_cuda.hpp. Built with CUDA only; prints one line per shape.
+#include <Kokkos_Core.hpp>
+
+namespace pk_tune {
+
+using exec = Kokkos::DefaultExecutionSpace;
+
+void tune_filter(int runs);
+void tune_gemm(int runs);
+
+}  // namespace pk_tune

@@ -1,0 +1,66 @@
+// GemmPipelined tile shapes swept on the GPU against cuBLAS on the same matrices.
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <string>
+
+#include "../bench_data.hpp"
+#include "../peers.hpp"
+#include "../stopwatch.hpp"
+#include "matmul/matmul_impl.hpp"
+#include "tune.hpp"
+
+namespace pk_tune {
+namespace {
+
+template <class T, int TM, int TN, int TK, int ThM, int ThN, int MinTeams, int Pad>
+struct tiles {
+  static constexpr bool Pipelined = true;
+  static constexpr int ThreadM = ThM, ThreadN = ThN, TileM = TM, TileN = TN, TileK = TK;
+  static constexpr int TeamSize = (TM / ThM) * (TN / ThN), MinTeamsPerSM = MinTeams;
+  static constexpr int PadA = Pad, PadB = Pad;
+  static std::string name() {
+    return std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " thread " +
+           std::to_string(ThM) + "x" + std::to_string(ThN) + " min " + std::to_string(MinTeams);
+  }
+};
+
+template <class T, class... Shapes>
+void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
+  exec space;
+  pk_bench::random_stream rng;
+  pk::matrix_view<T, exec> a("a", m, k), b("b", k, n), c("c", m, n);
+  pk_bench::random_view(a, rng);
+  pk_bench::random_view(b, rng);
+  const double flop = 2.0 * double(m) * double(n) * double(k);
+  pk_bench::cuda_blas blas(space.cuda_stream());
+  const pk_bench::gemm_args<T> g{m, n, k, a.data(), b.data(), c.data()};
+  const auto theirs = pk_bench::measure(space, [&] { blas.gemm(g); }, runs);
+  const double peer = flop / (theirs.median_ms * 1e9);
+  std::printf("gemm %s %lldx%lldx%lld cuBLAS %.2f TFLOP/s\n", sizeof(T) == 4 ? "float" : "double", (long long)m,
+              (long long)n, (long long)k, peer);
+  const auto one = [&](auto shape) {
+    using S = decltype(shape);
+    const auto t = pk_bench::measure(
+        space,
+        [&] {
+          pk::detail::launch_gemm<exec, T, S>(space, pk::op::none, pk::op::none, T(1), a, b, T(0), c, k);
+        },
+        runs);
+    const double rate = flop / (t.median_ms * 1e9);
+    std::printf("gemm %-40s %8.3f ms %7.2f TFLOP/s  ratio %.3f\n", S::name().c_str(), t.median_ms, rate, rate / peer);
+  };
+  (one(Shapes{}), ...);
+}
+
+}  // namespace
+
+void tune_gemm(int runs) {
+  sweep<float, tiles<float, 128, 128, 8, 8, 8, 2, 4>, tiles<float, 128, 128, 16, 8, 8, 2, 4>,
+        tiles<float, 128, 128, 32, 8, 8, 1, 4>, tiles<float, 128, 64, 16, 8, 8, 2, 4>,
+        tiles<float, 128, 256, 16, 8, 16, 1, 4>, tiles<float, 64, 64, 16, 4, 4, 4, 4>>(8192, 8192, 8192, runs);
+  sweep<float, tiles<float, 128, 128, 16, 8, 8, 2, 4>, tiles<float, 128, 64, 16, 8, 8, 2, 4>>(5000, 3000, 7001, runs);
+  sweep<double, tiles<double, 64, 64, 16, 4, 4, 2, 2>, tiles<double, 64, 64, 8, 4, 4, 2, 2>,
+        tiles<double, 128, 64, 16, 8, 4, 1, 2>, tiles<double, 64, 128, 16, 4, 8, 1, 2>>(8192, 8192, 8192, runs);
+}
+
+}  // namespace pk_tune

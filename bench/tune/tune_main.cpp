@@ -1,0 +1,28 @@
+// pk_tune [filter] [gemm] [--runs N]: sweeps GPU tile shapes (see tune.hpp).
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <pk/runtime.hpp>
+
+#include "tune.hpp"
+
+int main(int argc, char** argv) {
+  bool filter = false, gemm = false;
+  int runs = 10;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "filter") filter = true;
+    else if (arg == "gemm") gemm = true;
+    else if (arg == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: pk_tune [filter] [gemm] [--runs N]\n");
+      return 1;
+    }
+  }
+  if (!filter && !gemm) filter = gemm = true;
+  pk::runtime kokkos;
+  if (filter) pk_tune::tune_filter(runs);
+  if (gemm) pk_tune::tune_gemm(runs);
+  return 0;
+}
