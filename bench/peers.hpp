@@ -74,23 +74,23 @@ constexpr bool is_cuda() {
 
 template <class Exec>
 void peer_copy(const Exec& space, void* dst, const void* src, std::size_t bytes) {
-#if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (is_cuda<Exec>()) {
+#if defined(KOKKOS_ENABLE_CUDA)
     cuda_copy(dst, src, bytes, space.cuda_stream());
-    return;
-  }
 #endif
-  // On the host: glibc's memcpy, one contiguous slice per thread of the backend's own pool (a
-  // second OpenMP team would fight the backend's spinning threads for the cores).
-  const int parts = space.concurrency();
-  auto* to = static_cast<char*>(dst);
-  const auto* from = static_cast<const char*>(src);
-  Kokkos::parallel_for(
-      "pk_bench::memcpy", Kokkos::RangePolicy<Exec>(space, 0, parts), [=](int part) {
-        const std::size_t begin = bytes * std::size_t(part) / std::size_t(parts);
-        const std::size_t end = bytes * std::size_t(part + 1) / std::size_t(parts);
-        std::memcpy(to + begin, from + begin, end - begin);
-      });
+  } else {
+    // On the host: glibc's memcpy, one contiguous slice per thread of the backend's own pool (a
+    // second OpenMP team would fight the backend's spinning threads for the cores).
+    const int parts = space.concurrency();
+    auto* to = static_cast<char*>(dst);
+    const auto* from = static_cast<const char*>(src);
+    Kokkos::parallel_for(
+        "pk_bench::memcpy", Kokkos::RangePolicy<Exec>(space, 0, parts), [=](int part) {
+          const std::size_t begin = bytes * std::size_t(part) / std::size_t(parts);
+          const std::size_t end = bytes * std::size_t(part + 1) / std::size_t(parts);
+          std::memcpy(to + begin, from + begin, end - begin);
+        });
+  }
 }
 
 template <class Exec>

@@ -10,10 +10,11 @@ namespace pk::detail {
 
 template <>
 struct filter_tiles<Kokkos::Cuda> {
-  // 128 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
-  // row (4 per lane across 128 pixels), each warp a group of 4 rows, so each thread holds 4 x 4
-  // outputs in registers. Wide tiles keep the halo small (3x3: 130 x 34 staged for 128 x 32).
-  static constexpr int TileW = 128;
+  // 256 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
+  // row (8 per lane across 256 pixels), each warp a group of 4 rows, so each thread holds 8 columns
+  // of 4 outputs in turn. Wide tiles keep the halo small (3x3: 258 x 34 staged for 256 x 32, 35 KB);
+  // measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and others (bench/results/h200.md).
+  static constexpr int TileW = 256;
   static constexpr int TileH = 32;
   static constexpr int TeamSize = 256;
   static constexpr int VectorLength = 1;  // the functors split the team themselves (Lanes, warps)
@@ -22,8 +23,8 @@ struct filter_tiles<Kokkos::Cuda> {
   static constexpr bool RegisterTiles = true;
   static constexpr int Chunk = 1;
   static constexpr bool ScratchIsSharedMemory = true;
-  // 48 KB: the static shared-memory limit; more needs opting in per kernel, and at this size up
-  // to 4 teams (1024 threads) share an SM's 228 KB.
+  // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
+  // team reductions); at 35 KB six teams share an SM's 228 KB.
   static constexpr std::size_t ScratchLimit = 48 * 1024;
 };
 

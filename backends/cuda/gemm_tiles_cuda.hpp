@@ -5,8 +5,8 @@
 // float: the classic 128 x 128 block tile of 256 threads, each accumulating 8 x 8 (2 x 2 sub-tiles
 // of 4 x 4) in registers: 64 FMAs per 4 shared-memory pack loads per K element. TileK = 16 halves
 // the barriers per FMA against 8; two stages of (16 x 132) x 2 floats are 33 KB of shared memory,
-// and at <= 128 registers (LaunchBounds<256, 2>) two teams share an SM, each hiding the other's
-// barrier and load latency.
+// and at <= 128 registers (LaunchBounds<256, 2>: the kernel uses 128, no spills, per -Xptxas -v)
+// two teams share an SM, each hiding the other's barrier and load latency.
 // double: registers hold half as many, so 64 x 64 blocks of 4 x 4 thread tiles.
 // The 4-element (16-byte) padding of each staged row shifts consecutive K rows by 4 banks, which
 // keeps the transposing stores of A conflict-free while rows stay 16-byte aligned for pack loads.

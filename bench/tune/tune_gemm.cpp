@@ -1,6 +1,7 @@
 // GemmPipelined tile shapes swept on the GPU against cuBLAS on the same matrices.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "../bench_data.hpp"
@@ -40,12 +41,18 @@ void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
               (long long)n, (long long)k, peer);
   const auto one = [&](auto shape) {
     using S = decltype(shape);
-    const auto t = pk_bench::measure(
-        space,
-        [&] {
-          pk::detail::launch_gemm<exec, T, S>(space, pk::op::none, pk::op::none, T(1), a, b, T(0), c, k);
-        },
-        runs);
+    pk_bench::timing t;
+    try {
+      t = pk_bench::measure(
+          space,
+          [&] {
+            pk::detail::launch_gemm<exec, T, S>(space, pk::op::none, pk::op::none, T(1), a, b, T(0), c, k);
+          },
+          runs);
+    } catch (const std::exception& e) {
+      std::printf("gemm %-40s failed: %s\n", S::name().c_str(), e.what());
+      return;
+    }
     const double rate = flop / (t.median_ms * 1e9);
     std::printf("gemm %-40s %8.3f ms %7.2f TFLOP/s  ratio %.3f\n", S::name().c_str(), t.median_ms, rate, rate / peer);
   };

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   }
   if (!filter && !gemm) filter = gemm = true;
   pk::runtime kokkos;
-  if (filter) pk_tune::tune_filter(runs);
   if (gemm) pk_tune::tune_gemm(runs);
+  if (filter) pk_tune::tune_filter(runs);
   return 0;
 }

@@ -37,7 +37,7 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
-// One team per output tile. On a GPU the tile loses rows, then columns, until its scratch fits
+// One team per output tile. On a GPU the tile loses rows or columns until its scratch fits
 // in the shared memory a team may use (wide halos of 4-channel images); on a host it stays as chosen.
 template <class Tiles, class Exec, class Functor>
 void run_tiles(const char* label, const Exec& space, Functor f) {
@@ -52,8 +52,14 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
     const auto limit = std::min<std::size_t>(
         tiles::ScratchLimit,
         Kokkos::TeamPolicy<Exec>(space, 1, tiles::TeamSize, tiles::VectorLength).scratch_size_max(0));
-    while (f.scratch_bytes() > limit && f.grid.tile_h > row_multiple) regrid(f.grid.tile_h / 2, f.grid.tile_w);
-    while (f.scratch_bytes() > limit && f.grid.tile_w > 1) regrid(f.grid.tile_h, f.grid.tile_w / 2);
+    // Halve the longer side (width counting as a quarter): a tile that stays roughly 4:1 keeps
+    // its halo, which is read twice, a small part of what it stages.
+    while (f.scratch_bytes() > limit && (f.grid.tile_h > row_multiple || f.grid.tile_w > 1)) {
+      if (f.grid.tile_w > 4 * f.grid.tile_h || f.grid.tile_h <= row_multiple)
+        regrid(f.grid.tile_h, f.grid.tile_w / 2);
+      else
+        regrid(f.grid.tile_h / 2, f.grid.tile_w);
+    }
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }

@@ -48,26 +48,53 @@ struct register_tile_threads {
 // The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch), by whole warps
 // per row; the staged rows below the tile's own (present when its height is not a multiple of
 // Rows) are zeros, read only for outputs that are not stored.
+//
+// Inside the image, each lane first loads RowBatch x ColBatch elements into registers and only
+// then stores them: the compiler cannot tell that scratch and the image do not overlap, so a
+// plain copy loop would wait for each load before the next (one load in flight per warp, a
+// quarter of the memory's bandwidth at best); batched, 8 are in flight.
 template <class Tiles, class Member, class T>
 KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
                                        border mode, float* staged) {
   using threads = register_tile_threads<Tiles>;
+  constexpr int RowBatch = 2, ColBatch = 4;
   const threads th(team);
   const int r = g.radius, C = g.channels;
   const int rows = t.h + 2 * r, elements = (t.w + 2 * r) * C;
   const std::int64_t first_y = t.y0 - r, first_x = t.x0 - r;
-  const bool inside = first_y >= 0 && first_y + rows <= g.height && first_x >= 0 && first_x + t.w + 2 * r <= g.width;
-  for (int yy = th.warp; yy < g.staged_rows; yy += threads::Warps) {
+  for (int yy = rows + th.warp; yy < g.staged_rows; yy += threads::Warps) {
     float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
-    if (yy >= rows) {
-      for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
-      continue;
+    for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
+  }
+  const bool inside = first_y >= 0 && first_y + rows <= g.height && first_x >= 0 && first_x + t.w + 2 * r <= g.width;
+  if (inside) {
+    const T* src = image + (first_y * g.width + first_x) * C;
+    const std::int64_t src_pitch = g.width * C;
+    for (int y0 = th.warp * RowBatch; y0 < rows; y0 += threads::Warps * RowBatch) {
+      for (int e0 = th.lane; e0 < elements; e0 += ColBatch * threads::Lanes) {
+        float v[RowBatch][ColBatch];
+        PK_UNROLL
+        for (int i = 0; i < RowBatch; ++i) {
+          PK_UNROLL
+          for (int j = 0; j < ColBatch; ++j) {
+            const int yy = y0 + i, e = e0 + j * threads::Lanes;
+            v[i][j] = yy < rows && e < elements ? static_cast<float>(src[yy * src_pitch + e]) : 0.f;
+          }
+        }
+        PK_UNROLL
+        for (int i = 0; i < RowBatch; ++i) {
+          PK_UNROLL
+          for (int j = 0; j < ColBatch; ++j) {
+            const int yy = y0 + i, e = e0 + j * threads::Lanes;
+            if (yy < rows && e < elements) staged[yy * g.staged_pitch + e] = v[i][j];
+          }
+        }
+      }
     }
-    if (inside) {
-      const T* src = image + ((first_y + yy) * g.width + first_x) * C;
-      for (int e = th.lane; e < elements; e += threads::Lanes) dst[e] = static_cast<float>(src[e]);
-      continue;
-    }
+    return;
+  }
+  for (int yy = th.warp; yy < rows; yy += threads::Warps) {
+    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
     const std::int64_t sy = border_index(first_y + yy, g.height, mode);
     if (sy < 0) {
       for (int e = th.lane; e < elements; e += threads::Lanes) dst[e] = 0.f;

@@ -87,21 +87,21 @@ struct GemmPipelined {
     return reinterpret_cast<std::uintptr_t>(x.data()) % 16 == 0 && static_cast<std::int64_t>(x.stride(0)) % Vec == 0;
   }
 
-  // One operand's tile of the K step at k0: rows [x0, x0+Width) of op(X) (X's columns when
-  // transposed), K columns [k0, k0+TileK). `along_k`: X is stored with K contiguous (A as is, B
-  // transposed), so its packs run along K and are transposed into scratch; otherwise they run
-  // along the rows of the staged tile and are copied as they are.
+  // One thread's share of staging one operand: the tile of rows [x0, x0+Width) of op(X) (X's
+  // columns when transposed) and K columns [k0, k0+TileK). `along_k`: X is stored with K
+  // contiguous (A as is, B transposed), so its packs run along K and are transposed into scratch;
+  // otherwise they run along the rows of the staged tile and are copied as they are. Either way a
+  // pack is 16 contiguous bytes of X. The thread's Loads packs are kept as offsets into X that
+  // move by `step` per K step, computed once, so the K loop only adds (registers are what limit
+  // this kernel: two teams per SM means at most 128 per thread).
   template <int Width, int Loads>
-  struct operand {
+  struct operand_loader {
+    static constexpr int Packs = Width * TileK / Vec;
     const T* data;
-    std::int64_t ld;  // elements from one stored row to the next
-    bool along_k, packed;
-    std::int64_t x_end;  // m or n
-
-    // Element (row r of op(X), depth kk) of the matrix, and where it is stored.
-    KOKKOS_INLINE_FUNCTION const T* address(std::int64_t r, std::int64_t kk) const {
-      return along_k ? data + r * ld + kk : data + kk * ld + r;
-    }
+    bool along_k, packed, rows_inside;
+    int rows_left;       // rows of the tile that exist in X
+    std::int64_t step;   // offset change per K step
+    std::int64_t offset[Loads];
 
     // Pack p of the tile: its first element's (row, depth) in the tile.
     KOKKOS_INLINE_FUNCTION static void place(int p, bool along_k, int& r, int& kk) {
@@ -111,29 +111,49 @@ struct GemmPipelined {
         kk = p / (Width / Vec), r = (p % (Width / Vec)) * Vec;
       }
     }
+    KOKKOS_INLINE_FUNCTION static bool exists(int l, int rank) {
+      return Packs % TeamSize == 0 || rank + l * TeamSize < Packs;
+    }
 
-    KOKKOS_INLINE_FUNCTION void load(pack (&regs)[Loads], int rank, std::int64_t x0, std::int64_t k0, std::int64_t k) const {
-      const bool interior = x0 + Width <= x_end && k0 + TileK <= k;
+    KOKKOS_INLINE_FUNCTION operand_loader(const matrix_view<const T, Exec>& x, bool along_k_, std::int64_t x0,
+                                          std::int64_t x_end, int rank)
+        : data(x.data()), along_k(along_k_), packed(rows_packed(x)), rows_inside(x0 + Width <= x_end),
+          rows_left(x_end - x0 < Width ? static_cast<int>(x_end - x0) : Width) {
+      const auto ld = static_cast<std::int64_t>(x.stride(0));
+      step = along_k ? TileK : TileK * ld;
       PK_UNROLL
       for (int l = 0; l < Loads; ++l) {
-        const int p = rank + l * TeamSize;
-        if ((Width * TileK / Vec) % TeamSize != 0 && p >= Width * TileK / Vec) break;
         int r, kk;
-        place(p, along_k, r, kk);
+        place(rank + l * TeamSize, along_k, r, kk);
+        offset[l] = along_k ? (x0 + r) * ld + kk : kk * ld + x0 + r;
+      }
+    }
+
+    KOKKOS_INLINE_FUNCTION void advance() {
+      PK_UNROLL
+      for (int l = 0; l < Loads; ++l) offset[l] += step;
+    }
+
+    // The packs of the K step at k0 (offsets already there), zeros outside X.
+    KOKKOS_INLINE_FUNCTION void load(pack (&regs)[Loads], int rank, std::int64_t k0, std::int64_t k) const {
+      const bool interior = rows_inside && k0 + TileK <= k;
+      PK_UNROLL
+      for (int l = 0; l < Loads; ++l) {
+        if (!exists(l, rank)) break;
+        const T* src = data + offset[l];
         if (interior && packed) {
-          regs[l] = *reinterpret_cast<const pack*>(address(x0 + r, k0 + kk));
-          continue;
-        }
-        if (interior) {  // a pack is contiguous either way; rows not 16-byte aligned: element loads
-          const T* p0 = address(x0 + r, k0 + kk);
+          regs[l] = *reinterpret_cast<const pack*>(src);
+        } else if (interior) {  // rows not 16-byte aligned (odd lengths): element loads
           PK_UNROLL
-          for (int v = 0; v < Vec; ++v) regs[l].v[v] = p0[v];
-          continue;
-        }
-        PK_UNROLL
-        for (int v = 0; v < Vec; ++v) {
-          const std::int64_t gr = x0 + r + (along_k ? 0 : v), gk = k0 + kk + (along_k ? v : 0);
-          regs[l].v[v] = gr < x_end && gk < k ? *address(gr, gk) : T(0);
+          for (int v = 0; v < Vec; ++v) regs[l].v[v] = src[v];
+        } else {
+          int r, kk;
+          place(rank + l * TeamSize, along_k, r, kk);
+          PK_UNROLL
+          for (int v = 0; v < Vec; ++v) {
+            const bool inside = (along_k ? r : r + v) < rows_left && k0 + kk + (along_k ? v : 0) < k;
+            regs[l].v[v] = inside ? src[v] : T(0);
+          }
         }
       }
     }
@@ -143,10 +163,9 @@ struct GemmPipelined {
     KOKKOS_INLINE_FUNCTION void store(const pack (&regs)[Loads], int rank, T* stage) const {
       PK_UNROLL
       for (int l = 0; l < Loads; ++l) {
-        const int p = rank + l * TeamSize;
-        if ((Width * TileK / Vec) % TeamSize != 0 && p >= Width * TileK / Vec) break;
+        if (!exists(l, rank)) break;
         int r, kk;
-        place(p, along_k, r, kk);
+        place(rank + l * TeamSize, along_k, r, kk);
         if (along_k) {
           PK_UNROLL
           for (int v = 0; v < Vec; ++v) stage[(kk + v) * Row + r] = regs[l].v[v];
@@ -167,8 +186,8 @@ struct GemmPipelined {
     // Along N first: the 16 threads of a half-warp share a row of sub-tiles (see above).
     const int tn = rank % ThreadsN, tm = rank / ThreadsN;
 
-    const operand<TileM, LoadsA> op_a{a.data(), static_cast<std::int64_t>(a.stride(0)), !transpose_a, rows_packed(a), m};
-    const operand<TileN, LoadsB> op_b{b.data(), static_cast<std::int64_t>(b.stride(0)), transpose_b, rows_packed(b), n};
+    operand_loader<TileM, LoadsA> load_a(a, !transpose_a, i0, m, rank);
+    operand_loader<TileN, LoadsB> load_b(b, transpose_b, j0, n, rank);
     pack next_a[LoadsA], next_b[LoadsB];
     T acc[ThreadM][ThreadN];
     PK_UNROLL
@@ -177,10 +196,10 @@ struct GemmPipelined {
       for (int j = 0; j < ThreadN; ++j) acc[i][j] = T(0);
     }
 
-    op_a.load(next_a, rank, i0, 0, k);
-    op_b.load(next_b, rank, j0, 0, k);
-    op_a.template store<RowA>(next_a, rank, stages);
-    op_b.template store<RowB>(next_b, rank, stages + TileK * RowA);
+    load_a.load(next_a, rank, 0, k);
+    load_b.load(next_b, rank, 0, k);
+    load_a.template store<RowA>(next_a, rank, stages);
+    load_b.template store<RowB>(next_b, rank, stages + TileK * RowA);
     team.team_barrier();  // stage 0 is complete
 
     const std::int64_t steps = (k + TileK - 1) / TileK;
@@ -189,14 +208,16 @@ struct GemmPipelined {
       const T* sb = sa + TileK * RowA;
       const bool more = s + 1 < steps;
       if (more) {  // issued now, waited for only at the store below: the multiply hides the latency
-        op_a.load(next_a, rank, i0, (s + 1) * TileK, k);
-        op_b.load(next_b, rank, j0, (s + 1) * TileK, k);
+        load_a.advance();
+        load_b.advance();
+        load_a.load(next_a, rank, (s + 1) * TileK, k);
+        load_b.load(next_b, rank, (s + 1) * TileK, k);
       }
       multiply(acc, sa + tm * Vec, sb + tn * Vec);
       if (more) {
         T* na = stages + ((s + 1) % 2) * StageElements;
-        op_a.template store<RowA>(next_a, rank, na);
-        op_b.template store<RowB>(next_b, rank, na + TileK * RowA);
+        load_a.template store<RowA>(next_a, rank, na);
+        load_b.template store<RowB>(next_b, rank, na + TileK * RowA);
         team.team_barrier();  // the next stage is complete (and nobody reads this one again)
       }
     }
