@@ -3,6 +3,7 @@
 #include <pk/error.hpp>
 #include <pk/kokkos/add.hpp>
 
+#include "add/add_functors.hpp"
 #include "test_support.hpp"
 
 using pk_test::max_relative_error;
@@ -156,4 +157,25 @@ TEST_CASE_TEMPLATE("add, axpby and scale on aligned and shifted Views (packed an
 #if defined(KOKKOS_ENABLE_CUDA)
   run(Kokkos::Cuda());
 #endif
+}
+
+// The packed functor that GPU backends run (elementwise_packs), run here on the host: whole
+// packs, then the last partial one element by element, for lengths around the pack size.
+TEST_CASE_TEMPLATE("the packed element-wise functor computes every element (GPU path, on Serial)", T, float, double) {
+  using Exec = Kokkos::Serial;
+  for (std::int64_t n : {1, 2, 3, 4, 5, 7, 8, 9, 1023}) {
+    CAPTURE(n);
+    pk::vector_view<T, Exec> a("a", n), b("b", n), c("c", n);
+    const auto x = pk_test::random_vector<T>(std::size_t(n)), y = pk_test::random_vector<T>(std::size_t(n));
+    for (std::int64_t i = 0; i < n; ++i) a(i) = x[i], b(i) = y[i];
+    Kokkos::deep_copy(c, std::numeric_limits<T>::quiet_NaN());
+    using packed = pk::detail::Packed<T, Exec, pk::detail::linear_combination<T>>;
+    REQUIRE((packed::aligned(a.data()) && packed::aligned(b.data()) && packed::aligned(c.data())));
+    Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, packed::packs(n)),
+                         packed{a.data(), b.data(), c.data(), n, {T(2), T(-3)}});
+    std::vector<double> ref(n);
+    std::vector<T> out(c.data(), c.data() + n);
+    for (std::int64_t i = 0; i < n; ++i) ref[i] = 2.0 * x[i] - 3.0 * y[i];
+    CHECK(max_relative_error(out, ref) <= 2 * pk_test::elementwise_tolerance<T>());
+  }
 }

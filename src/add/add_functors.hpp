@@ -4,9 +4,12 @@
 // Two shapes of each: the plain functors (Add, Axpby, Scale) take one element per index and work
 // on any View; Packed<T, Exec, Formula> takes a 16-byte pack per index (4 floats, 2 doubles) when
 // all the arrays start on 16-byte boundaries, so that a GPU thread issues one 16-byte load per
-// operand instead of four 4-byte ones: fewer instructions per byte and more bytes in flight, which
-// is what takes a memory-bound kernel from ~90% of copy bandwidth to copy bandwidth.
+// operand instead of four 4-byte ones: fewer instructions per byte and more bytes in flight.
+// Backends opt in with elementwise_packs (backends/cuda/elementwise_packs_cuda.hpp); host
+// compilers vectorize the plain loop wider than 16 bytes themselves, and packs measured slower
+// there (axpby 35 -> 23 GB/s on two cores, bench/results/host.md).
 #include <cstdint>
+#include <type_traits>
 
 #include <pk/kokkos/views.hpp>
 
@@ -52,6 +55,9 @@ struct scaled_first {  // Scale as a two-operand formula: alpha*x (y is x again)
   T alpha;
   KOKKOS_INLINE_FUNCTION T operator()(T x, T) const { return alpha * x; }
 };
+
+template <class Exec>
+struct elementwise_packs : std::false_type {};
 
 // c[i] = formula(a[i], b[i]), one 16-byte pack of elements per index; the last index takes the
 // n % Vec elements past the last whole pack one by one. Launch over packs(n) indices, with a, b

@@ -29,11 +29,12 @@ void check_elementwise(const char* who, const vector_view<const T, Exec>& a, con
           who, "c partially overlaps an input (c may be a or b exactly, or separate memory)");
 }
 
-// Runs c = formula(a, b) a 16-byte pack per index when every array allows it (Views made by
-// Kokkos do; subviews at odd offsets do not); false when they do not (then run the plain functor).
+// Runs c = formula(a, b) a 16-byte pack per index when the backend wants packs and every array allows it (Views made by
+// Kokkos do; subviews at odd offsets do not); false otherwise (then run the plain functor).
 template <class Exec, class T, class Formula>
 bool run_packed(const Exec& space, const char* label, const T* a, const T* b, T* c, std::size_t n, Formula formula) {
   using packed = Packed<T, Exec, Formula>;
+  if (!elementwise_packs<Exec>::value) return false;
   if (!packed::aligned(a) || !packed::aligned(b) || !packed::aligned(c)) return false;
   const auto count = static_cast<std::int64_t>(n);
   Kokkos::parallel_for(label, elementwise_policy<Exec>(space, 0, packed::packs(count)),
