@@ -4,6 +4,7 @@
 #include <pk/kokkos/add.hpp>
 
 #include "add/add_functors.hpp"
+#include "every_space.hpp"
 #include "test_support.hpp"
 
 using pk_test::max_relative_error;
@@ -97,13 +98,7 @@ TEST_CASE("the Kokkos View interface runs on each execution space") {
     std::vector<float> out(hc.data(), hc.data() + n);
     CHECK(max_relative_error(out, ref) <= 2e-7);
   };
-  run(Kokkos::Serial());
-#if defined(KOKKOS_ENABLE_OPENMP)
-  run(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  run(Kokkos::Cuda());
-#endif
+  pk_test::on_every_space(run);
 }
 
 // Views that start on a 16-byte boundary take the packed path (4 floats per index, the tail one
@@ -150,13 +145,7 @@ TEST_CASE_TEMPLATE("add, axpby and scale on aligned and shifted Views (packed an
       }
     }
   };
-  run(Kokkos::Serial());
-#if defined(KOKKOS_ENABLE_OPENMP)
-  run(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  run(Kokkos::Cuda());
-#endif
+  pk_test::on_every_space(run);
 }
 
 // The packed functor that GPU backends run (elementwise_packs), run here on the host: whole

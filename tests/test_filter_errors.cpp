@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "every_space.hpp"
 #include "test_support.hpp"
 
 using doctest::Contains;
@@ -143,13 +144,7 @@ TEST_CASE("the View interface checks its Views the same way") {
     const pk::image_view<float, Exec> b("b", 4, 5, 2);
     CHECK_THROWS_WITH_AS(pk::filter(space, a, b, even), Contains("kernel size is 2"), pk::error);
   };
-  run(Kokkos::Serial());
-#if defined(KOKKOS_ENABLE_OPENMP)
-  run(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  run(Kokkos::Cuda());
-#endif
+  pk_test::on_every_space(run);
 }
 
 TEST_CASE("an empty image (0 rows or 0 columns) is allowed: nothing is computed or written") {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "every_space.hpp"
 #include "filter_reference.hpp"
 #include "test_support.hpp"
 
@@ -176,11 +177,5 @@ void check_views_on(Exec space) {
 }  // namespace
 
 TEST_CASE("the Kokkos View interface runs on each execution space") {
-  check_views_on(Kokkos::Serial());
-#if defined(KOKKOS_ENABLE_OPENMP)
-  check_views_on(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  check_views_on(Kokkos::Cuda());
-#endif
+  pk_test::on_every_space([](auto space) { check_views_on(space); });
 }

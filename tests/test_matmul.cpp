@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "matmul_reference.hpp"
+#include "every_space.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -157,11 +158,5 @@ TEST_CASE_TEMPLATE("the Kokkos View interface runs on each execution space", T, 
     const auto out = from_view<T>(pc);
     CHECK(pk_test::gemm_errors(plain, 1.0, 0.0, out, out) == 0);
   };
-  run(Kokkos::Serial());
-#if defined(KOKKOS_ENABLE_OPENMP)
-  run(Kokkos::OpenMP());
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  run(Kokkos::Cuda());
-#endif
+  pk_test::on_every_space(run);
 }
