@@ -111,8 +111,6 @@ row bench_case(const Exec& space, const plan& p, const filter_case& fc, random_s
   r.ours_rate = bytes / (ours.median_ms * 1e6);
   r.error = sampled_error(hin.data(), hout.data(), h, w, ch, fc.spec, rng, 4000, r.tolerance);
 
-  const host_image hin_img{const_cast<T*>(in.data()), h, w, ch, std::is_same_v<T, std::uint8_t>};
-  const host_image hout_img{copy.data(), h, w, ch, std::is_same_v<T, std::uint8_t>};
   if constexpr (is_cuda<Exec>()) {
     r.peer = peer_copy_name<Exec>();
     r.theirs = measure(space, [&] { peer_copy(space, copy.data(), in.data(), in.span() * sizeof(T)); }, p.runs);
@@ -122,6 +120,9 @@ row bench_case(const Exec& space, const plan& p, const filter_case& fc, random_s
     const bool sobel = fc.spec.op == pk::filter_op::sobel_magnitude;
     r.peer = sobel ? "cv::Sobel+magnitude" : k.separable() ? "cv::sepFilter2D" : "cv::filter2D";
     const int threads = space.concurrency();
+    // Host memory: OpenCV reads our input and writes `copy`.
+    const host_image hin_img{const_cast<T*>(in.data()), h, w, ch, std::is_same_v<T, std::uint8_t>};
+    const host_image hout_img{copy.data(), h, w, ch, std::is_same_v<T, std::uint8_t>};
     r.theirs = measure(
         space,
         [&] {

@@ -55,52 +55,50 @@ void json_timing(std::FILE* to, const timing& t) {
   std::fprintf(to, ", \"runs\": %d}", t.runs);
 }
 
+// `sep` then "name": and the value (null for an optional one that is absent).
+void field(std::FILE* to, const char* sep, const char* name) { std::fprintf(to, "%s\"%s\": ", sep, name); }
+void field(std::FILE* to, const char* sep, const char* name, const std::string& v) {
+  field(to, sep, name);
+  json_string(to, v);
+}
+void field(std::FILE* to, const char* sep, const char* name, double v, bool present = true) {
+  field(to, sep, name);
+  present ? json_number(to, v) : (void)std::fputs("null", to);
+}
+void field(std::FILE* to, const char* sep, const char* name, const timing& t) {
+  field(to, sep, name);
+  json_timing(to, t);
+}
+
 }  // namespace
 
 void write_json(const context& ctx, const std::vector<row>& rows, std::FILE* to) {
-  std::fprintf(to, "{\n  \"backend\": ");
-  json_string(to, ctx.backend);
-  std::fprintf(to, ",\n  \"device\": ");
-  json_string(to, ctx.device);
-  std::fprintf(to, ",\n  \"concurrency\": %d,\n  \"kokkos\": ", ctx.concurrency);
-  json_string(to, ctx.kokkos_version);
-  std::fprintf(to, ",\n  \"date\": ");
-  json_string(to, ctx.date);
+  field(to, "{\n  ", "backend", ctx.backend);
+  field(to, ",\n  ", "device", ctx.device);
+  std::fprintf(to, ",\n  \"concurrency\": %d", ctx.concurrency);
+  field(to, ",\n  ", "kokkos", ctx.kokkos_version);
+  field(to, ",\n  ", "date", ctx.date);
   std::fprintf(to, ",\n  \"results\": [");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const row& r = rows[i];
-    std::fprintf(to, "%s\n    {\"kernel\": ", i ? "," : "");
-    json_string(to, r.kernel);
-    std::fprintf(to, ", \"name\": ");
-    json_string(to, r.name);
-    std::fprintf(to, ", \"size\": ");
-    json_string(to, r.size);
-    std::fprintf(to, ", \"unit\": ");
-    json_string(to, r.unit);
-    std::fprintf(to, ",\n     \"ours\": ");
-    json_timing(to, r.ours);
-    std::fprintf(to, ", \"ours_rate\": ");
-    json_number(to, r.ours_rate);
-    std::fprintf(to, ",\n     \"peer\": ");
+    field(to, i ? ",\n    {" : "\n    {", "kernel", r.kernel);
+    field(to, ", ", "name", r.name);
+    field(to, ", ", "size", r.size);
+    field(to, ", ", "unit", r.unit);
+    field(to, ",\n     ", "ours", r.ours);
+    field(to, ", ", "ours_rate", r.ours_rate);
     if (r.peer.empty()) {
-      std::fprintf(to, "null");
+      field(to, ",\n     ", "peer", 0, false);
     } else {
-      json_string(to, r.peer);
-      std::fprintf(to, ", \"theirs\": ");
-      json_timing(to, r.theirs);
-      std::fprintf(to, ", \"peer_rate\": ");
-      json_number(to, r.peer_rate);
-      std::fprintf(to, ", \"ratio\": ");
-      json_number(to, r.ratio);
+      field(to, ",\n     ", "peer", r.peer);
+      field(to, ", ", "theirs", r.theirs);
+      field(to, ", ", "peer_rate", r.peer_rate);
+      field(to, ", ", "ratio", r.ratio);
     }
-    std::fprintf(to, ",\n     \"target\": ");
-    r.target > 0 ? json_number(to, r.target) : (void)std::fputs("null", to);
-    std::fprintf(to, ", \"max_error\": ");
-    json_number(to, r.error);
-    std::fprintf(to, ", \"tolerance\": ");
-    json_number(to, r.tolerance);
-    std::fprintf(to, ", \"peer_difference\": ");
-    r.peer_difference >= 0 ? json_number(to, r.peer_difference) : (void)std::fputs("null", to);
+    field(to, ",\n     ", "target", r.target, r.target > 0);
+    field(to, ", ", "max_error", r.error);
+    field(to, ", ", "tolerance", r.tolerance);
+    field(to, ", ", "peer_difference", r.peer_difference, r.peer_difference >= 0);
     std::fprintf(to, ", \"pass\": %s}", r.pass() ? "true" : "false");
   }
   std::fprintf(to, "\n  ]\n}\n");
