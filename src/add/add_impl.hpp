@@ -33,13 +33,16 @@ void check_elementwise(const char* who, const vector_view<const T, Exec>& a, con
 // Kokkos do; subviews at odd offsets do not); false otherwise (then run the plain functor).
 template <class Exec, class T, class Formula>
 bool run_packed(const Exec& space, const char* label, const T* a, const T* b, T* c, std::size_t n, Formula formula) {
-  using packed = Packed<T, Exec, Formula>;
-  if (!elementwise_packs<Exec>::value) return false;
-  if (!packed::aligned(a) || !packed::aligned(b) || !packed::aligned(c)) return false;
-  const auto count = static_cast<std::int64_t>(n);
-  Kokkos::parallel_for(label, elementwise_policy<Exec>(space, 0, packed::packs(count)),
-                       packed{a, b, c, count, formula});
-  return true;
+  if constexpr (!elementwise_packs<Exec>::value) {  // not even compiled for backends without packs
+    return false;
+  } else {
+    using packed = Packed<T, Exec, Formula>;
+    if (!packed::aligned(a) || !packed::aligned(b) || !packed::aligned(c)) return false;
+    const auto count = static_cast<std::int64_t>(n);
+    Kokkos::parallel_for(label, elementwise_policy<Exec>(space, 0, packed::packs(count)),
+                         packed{a, b, c, count, formula});
+    return true;
+  }
 }
 
 template <class Exec, class T>

@@ -90,7 +90,7 @@ void with_radius(int r, F&& f) {
 }
 
 // The filters with a given tile shape: the backend's filter_tiles, or others when tuning
-// (bench/tune_filter_tiles.cpp).
+// (bench/tune/tune_filter.cpp).
 template <class Exec, class T, class Tiles>
 void filter_tiled(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
                   const filter_kernel& k, border b) {
