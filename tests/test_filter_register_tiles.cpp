@@ -1,6 +1,7 @@
 // The GPU filter kernels (register tiles, src/filter/filter_register_tiles.hpp) run on the host
-// with small tiles: row groups, several lanes and warps, interior tiles (whole-row staging) and
-// edge tiles (border lookups), tiles shrunk to fit a scratch limit. A CUDA build runs them with
+// with small tiles: row groups, several lanes and warps, persistent teams, interior tiles
+// (prefetched into registers) and edge tiles (border lookups), tiles shrunk to fit a scratch
+// limit, small separable kernels as 2D stencils. A CUDA build runs them with
 // its own tile shape in test_filter.cpp; here they are checked in every build.
 #include <pk/filter.hpp>
 
@@ -16,25 +17,36 @@ using filter_ref::image_shape;
 
 namespace {
 
-// One thread: 8 x 4 tiles in row groups of 2.
-struct one_thread {
-  static constexpr int TileW = 8, TileH = 4, TeamSize = 1, VectorLength = 1, Lanes = 1, RowsPerThread = 2;
-  static constexpr int Chunk = 1;
+// What every shape below shares: three persistent teams, each looping over many tiles, with
+// the next tile prefetched into StageSlots "registers" a thread where it fits (small radii) and
+// staged directly where it does not (edge tiles, large radii and channel counts).
+struct pipelined {
+  static constexpr int VectorLength = 1, Chunk = 1, MinTeamsPerSM = 1;
+  template <class Exec>
+  static int concurrent_teams(const Exec&) {
+    return 3;
+  }
+};
+// One thread: 8 x 4 tiles in row groups of 2; separable kernels always take the separable path.
+struct one_thread : pipelined {
+  static constexpr int TileW = 8, TileH = 4, TeamSize = 1, Lanes = 1, RowsPerThread = 2;
+  static constexpr int StageSlots = 64, SeparableFromRadius = 0;
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = false;
   static constexpr std::size_t ScratchLimit = 0;
 };
 // Two "warps" of one lane, groups of 3 rows (tiles of 6 rows), and a scratch limit so small that
 // wide halos shrink the tile (rows, then columns).
-struct two_warps_small_scratch {
-  static constexpr int TileW = 8, TileH = 6, TeamSize = 2, VectorLength = 1, Lanes = 1, RowsPerThread = 3;
-  static constexpr int Chunk = 1;
+// Separable kernels of radius 1 and 2 run as 2D stencils.
+struct two_warps_small_scratch : pipelined {
+  static constexpr int TileW = 8, TileH = 6, TeamSize = 2, Lanes = 1, RowsPerThread = 3;
+  static constexpr int StageSlots = 48, SeparableFromRadius = 3;
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
   static constexpr std::size_t ScratchLimit = 6144;
 };
 // One warp of two lanes.
-struct two_lanes {
-  static constexpr int TileW = 8, TileH = 4, TeamSize = 2, VectorLength = 1, Lanes = 2, RowsPerThread = 4;
-  static constexpr int Chunk = 1;
+struct two_lanes : pipelined {
+  static constexpr int TileW = 8, TileH = 4, TeamSize = 2, Lanes = 2, RowsPerThread = 4;
+  static constexpr int StageSlots = 32, SeparableFromRadius = 2;
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = false;
   static constexpr std::size_t ScratchLimit = 0;
 };

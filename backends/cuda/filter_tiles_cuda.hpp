@@ -1,5 +1,6 @@
 #pragma once
-// GPU tile shape of the filter kernels: the register tiles of src/filter/filter_register_tiles.hpp.
+// GPU tile shape of the filter kernels: the register tiles of src/filter/filter_register_tiles.hpp,
+// run by persistent teams that prefetch the next tile (src/filter/tile_pipeline.hpp).
 // Included by backends/cuda/cuda_filter.cpp before the kernels. Chosen on the H200 with
 // bench/tune (bench/results/h200.md has the sweep).
 #include <Kokkos_Core.hpp>
@@ -26,6 +27,18 @@ struct filter_tiles<Kokkos::Cuda> {
   // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
   // team reductions); at 35 KB six teams share an SM's 228 KB.
   static constexpr std::size_t ScratchLimit = 48 * 1024;
+  // Each thread prefetches its share of the next tile's staged area into this many registers
+  // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole.
+  static constexpr int StageSlots = 40;
+  // At most 85 registers a thread (LaunchBounds), so three teams of 256 always fit an SM (and
+  // their scratch, at most 48 KB each, does too): the persistent league is three teams an SM.
+  static constexpr int MinTeamsPerSM = 3;
+  static int concurrent_teams(const Kokkos::Cuda& space) {
+    return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;
+  }
+  // Separable kernels of radius 1 and 2 run as 2D stencils: memory-bound either way, and the
+  // separable path's row-pass buffer would double the scratch and halve the tile.
+  static constexpr int SeparableFromRadius = 3;
 };
 
 }  // namespace pk::detail

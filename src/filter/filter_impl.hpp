@@ -37,8 +37,10 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
-// One team per output tile. On a GPU the tile loses rows or columns until its scratch fits
-// in the shared memory a team may use (wide halos of 4-channel images); on a host it stays as chosen.
+// The functor over every output tile. On a GPU the tile loses rows or columns until its scratch
+// fits in the shared memory a team may use (wide halos of 4-channel images) and, for register
+// tiles, its staged area fits the registers that prefetch it (tile_pipeline.hpp); on a host it
+// stays as chosen.
 template <class Tiles, class Exec, class Functor>
 void run_tiles(const char* label, const Exec& space, Functor f) {
   using tiles = Tiles;
@@ -52,24 +54,47 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
     const auto limit = std::min<std::size_t>(
         tiles::ScratchLimit,
         Kokkos::TeamPolicy<Exec>(space, 1, tiles::TeamSize, tiles::VectorLength).scratch_size_max(0));
-    // Halve the longer side (width counting as a quarter): a tile that stays roughly 4:1 keeps
-    // its halo, which is read twice, a small part of what it stages.
-    while (f.scratch_bytes() > limit && (f.grid.tile_h > row_multiple || f.grid.tile_w > 1)) {
-      if (f.grid.tile_w > 4 * f.grid.tile_h || f.grid.tile_h <= row_multiple)
+    const auto too_big = [&] {
+      if constexpr (tiles::RegisterTiles)
+        if (f.grid.staged_floats() > std::int64_t(tiles::TeamSize) * tiles::StageSlots) return true;
+      return f.scratch_bytes() > limit;
+    };
+    // Halve the longer side (in elements, width counting as a quarter): a tile that stays
+    // roughly 4:1 keeps its halo, which is read twice, a small part of what it stages.
+    while (too_big() && (f.grid.tile_h > row_multiple || f.grid.tile_w > 1)) {
+      if (f.grid.tile_w * f.grid.channels > 4 * f.grid.tile_h || f.grid.tile_h <= row_multiple)
         regrid(f.grid.tile_h, f.grid.tile_w / 2);
       else
         regrid(f.grid.tile_h / 2, f.grid.tile_w);
     }
+    // (A staged area larger than the registers is still staged, directly: only the overlap is lost.)
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }
   const std::int64_t tiles_y = (f.grid.height + f.grid.tile_h - 1) / f.grid.tile_h;
-  const std::int64_t league = tiles_y * f.grid.tiles_x;
-  if (league > INT_MAX) fail(label, "the image has ", league, " tiles, more than a launch can take");
-  const Kokkos::TeamPolicy<Exec> policy =
-      Kokkos::TeamPolicy<Exec>(space, static_cast<int>(league), tiles::TeamSize, tiles::VectorLength)
-          .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
-  Kokkos::parallel_for(label, policy, f);
+  const std::int64_t tile_count = tiles_y * ((f.grid.width + f.grid.tile_w - 1) / f.grid.tile_w);
+  if (tile_count > INT_MAX) fail(label, "the image has ", tile_count, " tiles, more than a launch can take");
+  if constexpr (tiles::RegisterTiles) {
+    // Persistent teams, as many as run at once (a second, partial wave would leave SMs idle).
+    const int league = static_cast<int>(std::min<std::int64_t>(tile_count, tiles::concurrent_teams(space)));
+    using policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<tiles::TeamSize, tiles::MinTeamsPerSM>>;
+    // HintHeavyWeight: Kokkos passes the functor through constant memory, not as a kernel
+    // parameter. As a parameter, ptxas wanted 196 registers for the Sobel kernel (-Xptxas -v;
+    // at the 80 of the launch bounds, 336 bytes of spills a thread); from constant memory, 80
+    // and no spills.
+    Kokkos::parallel_for(label,
+                         Kokkos::Experimental::require(policy(space, league, tiles::TeamSize, tiles::VectorLength)
+                                                           .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes())),
+                                                       Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
+                         f);
+  } else {
+    // One team per tile.
+    Kokkos::parallel_for(label,
+                         Kokkos::TeamPolicy<Exec>(space, static_cast<int>(tile_count), tiles::TeamSize,
+                                                  tiles::VectorLength)
+                             .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes())),
+                         f);
+  }
 }
 
 // Calls f(std::integral_constant<int, R>) for the radius r = 0..7 (kernel sizes 1..15): the
@@ -111,7 +136,9 @@ void filter_tiled(const Exec& space, const image_view<const T, Exec>& in, const 
   if constexpr (Tiles::RegisterTiles) {
     with_radius(grid.radius, [&](auto radius) {
       constexpr int R = decltype(radius)::value;
-      if (k.separable())
+      // Small separable kernels run as 2D stencils where Tiles says so: on a GPU, where a 3x3 or
+      // 5x5 is memory-bound, that saves the row pass's second scratch buffer and barrier.
+      if (k.separable() && R >= Tiles::SeparableFromRadius)
         run_tiles<Tiles>("pk::filter (separable)", space,
                          SeparableRegisterTile<T, Exec, Tiles, R>{in, out, grid, b, row, column});
       else

@@ -34,13 +34,13 @@ struct tile_box {
 struct tile_grid {
   std::int64_t height, width;
   int channels, radius;
-  int tile_h, tile_w, tiles_x;
+  int tile_h, tile_w, tiles_x, tiles_y;
   int out_pitch;     // floats of one row of results: tile_w*C rounded up to a multiple of Chunk
   int staged_pitch;  // floats of one staged row: out_pitch + 2r*C
   int staged_rows;   // tile_h + 2r
 
-  KOKKOS_INLINE_FUNCTION tile_box tile(int league_rank) const {
-    const int ty = league_rank / tiles_x, tx = league_rank - ty * tiles_x;
+  KOKKOS_INLINE_FUNCTION tile_box tile(int index) const {  // row-major over the tiles
+    const int ty = index / tiles_x, tx = index - ty * tiles_x;
     tile_box t;
     t.y0 = static_cast<std::int64_t>(ty) * tile_h;
     t.x0 = static_cast<std::int64_t>(tx) * tile_w;
@@ -48,6 +48,7 @@ struct tile_grid {
     t.w = static_cast<int>(width - t.x0 < tile_w ? width - t.x0 : tile_w);
     return t;
   }
+  KOKKOS_INLINE_FUNCTION int tile_count() const { return tiles_x * tiles_y; }  // run_tiles checks it fits
   KOKKOS_INLINE_FUNCTION std::int64_t staged_floats() const { return static_cast<std::int64_t>(staged_rows) * staged_pitch; }
 };
 
@@ -66,6 +67,7 @@ tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, 
   g.tile_h = tile_h;
   g.tile_w = tile_w;
   g.tiles_x = static_cast<int>((width + tile_w - 1) / tile_w);
+  g.tiles_y = static_cast<int>((height + tile_h - 1) / tile_h);
   g.out_pitch = round_up(tile_w * channels, Chunk);
   g.staged_pitch = g.out_pitch + 2 * radius * channels;
   g.staged_rows = round_up(tile_h, row_multiple) + 2 * radius;

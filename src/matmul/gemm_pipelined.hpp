@@ -30,8 +30,8 @@
 
 #include <pk/kokkos/views.hpp>
 
+#include "core/unroll.hpp"
 #include "matmul/gemm_tiles.hpp"
-#include "matmul/matmul_functors.hpp"  // PK_UNROLL
 
 namespace pk::detail {
 

@@ -24,18 +24,9 @@
 
 #include <pk/kokkos/views.hpp>
 
+#include "core/unroll.hpp"
 #include "matmul/gemm_tiles.hpp"
 
-// Full unrolling of the loops over a thread tile: the accumulators are a fixed-size array indexed
-// only by compile-time constants, so that they live in registers (a run-time index would put the
-// array in (GPU local / CPU stack) memory).
-#if defined(__CUDACC__) || defined(__clang__)
-#define PK_UNROLL _Pragma("unroll")
-#elif defined(__GNUC__)
-#define PK_UNROLL _Pragma("GCC unroll 64")
-#else
-#define PK_UNROLL
-#endif
 
 // Host builds with GCC or Clang spell the CPU register block with vector types (see
 // GemmTile::multiply_host_vectors); nvcc, and any other compiler, use the portable scalar loops.

@@ -1,0 +1,208 @@
+#pragma once
+// How the GPU filter kernels (filter_register_tiles.hpp) keep the memory busy while they compute.
+//
+// A team is persistent: it computes tile after tile (its league rank, then + league size, ...).
+// Before it computes tile i from scratch, each thread issues the loads of its share of tile i+1's
+// staged area into registers; they complete while the team computes, and go to scratch after it:
+//
+//   regs <- load(tile 0)
+//   for each tile i of the team:
+//     scratch <- regs | barrier | regs <- load(tile i+1) | compute tile i from scratch | barrier
+//
+// Staging and computing one after the other (one tile per team) left only the teams that happened
+// to be staging with loads in flight: about 60% of copy bandwidth on the H200 for a 3x3 stencil
+// (bench/results/h200.md). Tiles whose staged area reaches outside the image, or does not fit in
+// the registers, are staged directly (stage_rows), without the overlap: they are the image's edge
+// (a few percent of an image's tiles) or shapes the tile chooser could not fit.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include "core/unroll.hpp"
+#include "filter/border_index.hpp"
+#include "filter/filter_tile.hpp"
+
+namespace pk::detail {
+
+// How a team's threads split a tile: Lanes along a row (a warp), Warps = TeamSize / Lanes down it.
+template <class Tiles>
+struct register_tile_threads {
+  static constexpr int Rows = Tiles::RowsPerThread, Lanes = Tiles::Lanes, Warps = Tiles::TeamSize / Tiles::Lanes;
+  static_assert(Tiles::TeamSize % Tiles::Lanes == 0, "a team is whole warps");
+  int lane, warp;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION explicit register_tile_threads(const Member& team)
+      : lane(team.team_rank() % Lanes), warp(team.team_rank() / Lanes) {}
+};
+
+// The tile's staged rows [0, t.h + 2r) and elements [0, (t.w + 2r) * C) lie inside the image.
+KOKKOS_INLINE_FUNCTION bool staged_inside_image(const tile_grid& g, const tile_box& t) {
+  const int r = g.radius;
+  return t.y0 - r >= 0 && t.y0 + t.h + r <= g.height && t.x0 - r >= 0 && t.x0 + t.w + r <= g.width;
+}
+
+// The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch), by whole warps
+// per row, border sources looked up per element where the area leaves the image. Staged rows
+// below the tile's own (present when its height is not a multiple of Rows) are zeros, read only
+// for outputs that are not stored.
+//
+// Each lane loads RowBatch x ColBatch elements into registers before it stores them: the
+// compiler cannot tell that scratch and the image do not overlap, so a plain copy loop would
+// wait for each load before the next.
+template <class Tiles, class Member, class T>
+KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
+                                       border mode, float* staged) {
+  using threads = register_tile_threads<Tiles>;
+  constexpr int RowBatch = 2, ColBatch = 4;
+  const threads th(team);
+  const int r = g.radius, C = g.channels;
+  const int rows = t.h + 2 * r, elements = (t.w + 2 * r) * C;
+  const std::int64_t first_y = t.y0 - r, first_x = t.x0 - r;
+  for (int yy = rows + th.warp; yy < g.staged_rows; yy += threads::Warps) {
+    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+    for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
+  }
+  if (staged_inside_image(g, t)) {
+    const T* src = image + (first_y * g.width + first_x) * C;
+    const std::int64_t src_pitch = g.width * C;
+    for (int y0 = th.warp * RowBatch; y0 < rows; y0 += threads::Warps * RowBatch) {
+      for (int e0 = th.lane; e0 < elements; e0 += ColBatch * threads::Lanes) {
+        float v[RowBatch][ColBatch];
+        PK_UNROLL
+        for (int i = 0; i < RowBatch; ++i) {
+          PK_UNROLL
+          for (int j = 0; j < ColBatch; ++j) {
+            const int yy = y0 + i, e = e0 + j * threads::Lanes;
+            v[i][j] = yy < rows && e < elements ? static_cast<float>(src[yy * src_pitch + e]) : 0.f;
+          }
+        }
+        PK_UNROLL
+        for (int i = 0; i < RowBatch; ++i) {
+          PK_UNROLL
+          for (int j = 0; j < ColBatch; ++j) {
+            const int yy = y0 + i, e = e0 + j * threads::Lanes;
+            if (yy < rows && e < elements) staged[yy * g.staged_pitch + e] = v[i][j];
+          }
+        }
+      }
+    }
+    return;
+  }
+  for (int yy = th.warp; yy < rows; yy += threads::Warps) {
+    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+    const std::int64_t sy = border_index(first_y + yy, g.height, mode);
+    if (sy < 0) {
+      for (int e = th.lane; e < elements; e += threads::Lanes) dst[e] = 0.f;
+      continue;
+    }
+    const T* row = image + sy * g.width * C;
+    for (int e = th.lane; e < elements; e += threads::Lanes) {
+      const int px = e / C, c = e - px * C;
+      const std::int64_t sx = border_index(first_x + px, g.width, mode);
+      dst[e] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
+    }
+  }
+}
+
+// One thread's share of a tile's staged area, loaded into registers ahead of time. The area
+// (g.staged_rows x g.staged_pitch floats) is read as one flat list: thread `rank` owns elements
+// k = rank + TeamSize * j for j < Slots, so consecutive threads load consecutive elements of a
+// row, and the store to scratch is at that same k. Element k is staged row k / staged_pitch,
+// element k % staged_pitch: its offset in the image is kept as a 32-bit int and stepped, so a
+// slot costs a few integer adds besides its load.
+template <class Tiles, class T>
+class staged_tile_prefetch {
+ public:
+  static constexpr int Slots = Tiles::StageSlots, Team = Tiles::TeamSize;
+
+  KOKKOS_INLINE_FUNCTION staged_tile_prefetch(int rank, const tile_grid& g)
+      : m_rank(rank), m_first_element(rank % g.staged_pitch) {
+    const int pitch = static_cast<int>(g.width) * g.channels;  // fits() checks it fits
+    m_first_offset = rank / g.staged_pitch * pitch + m_first_element;
+    m_step_elements = Team % g.staged_pitch;
+    m_step_offset = Team / g.staged_pitch * pitch + m_step_elements;
+    m_wrap_offset = pitch - g.staged_pitch;
+  }
+
+  // Whether tile t can go through the registers: a whole tile (every staged element is a pixel,
+  // no padding), whose staged area fits them, needs no border lookups and spans fewer than 2^31
+  // image elements.
+  KOKKOS_INLINE_FUNCTION static bool fits(const tile_grid& g, const tile_box& t) {
+    return t.h + 2 * g.radius == g.staged_rows && (t.w + 2 * g.radius) * g.channels == g.staged_pitch &&
+           g.staged_floats() <= std::int64_t(Team) * Slots && staged_inside_image(g, t) &&
+           g.staged_rows * g.width * g.channels < std::int64_t(2147483647);
+  }
+
+  // Issues the loads; the values arrive while the team does other work. Only for tiles that fit().
+  KOKKOS_INLINE_FUNCTION void load(const T* image, const tile_grid& g, const tile_box& t) {
+    const int area = static_cast<int>(g.staged_floats());
+    const T* src = image + ((t.y0 - g.radius) * g.width + (t.x0 - g.radius)) * g.channels;
+    int e = m_first_element, offset = m_first_offset;
+    PK_UNROLL
+    for (int j = 0; j < Slots; ++j) {
+      if (m_rank + j * Team < area) m_v[j] = src[offset];
+      e += m_step_elements;
+      offset += m_step_offset;
+      if (e >= g.staged_pitch) e -= g.staged_pitch, offset += m_wrap_offset;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void store(const tile_grid& g, float* staged) const {
+    const int area = static_cast<int>(g.staged_floats());
+    PK_UNROLL
+    for (int j = 0; j < Slots; ++j) {
+      const int k = m_rank + j * Team;
+      if (k < area) staged[k] = static_cast<float>(m_v[j]);
+    }
+  }
+
+ private:
+  T m_v[Slots];
+  int m_rank, m_first_element, m_first_offset, m_step_elements, m_step_offset, m_wrap_offset;
+};
+
+// Runs compute(tile) for every tile of this team (league rank, + league size, ...), each staged
+// in `staged` when compute runs, the next one's loads in flight meanwhile (see the top).
+// compute may use team barriers: every thread of a team runs the same tiles.
+template <class Tiles, class Member, class T, class Compute>
+KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
+                                                 border mode, float* staged, Compute&& compute) {
+  using prefetch = staged_tile_prefetch<Tiles, T>;
+  const int tiles = g.tile_count(), step = team.league_size();
+  prefetch next(team.team_rank(), g);
+  int i = team.league_rank();
+  const auto has_next = [&] { return step < tiles - i; };  // i + step < tiles, without overflow
+  bool loaded = i < tiles && prefetch::fits(g, g.tile(i));
+  if (loaded) next.load(image, g, g.tile(i));
+  for (; i < tiles; i = has_next() ? i + step : tiles) {
+    const tile_box t = g.tile(i);
+    if (loaded)
+      next.store(g, staged);
+    else
+      stage_rows<Tiles>(team, image, g, t, mode, staged);
+    team.team_barrier();  // compute reads what other threads staged
+    loaded = has_next() && prefetch::fits(g, g.tile(i + step));
+    if (loaded) next.load(image, g, g.tile(i + step));
+    compute(t);
+    team.team_barrier();  // the next tile's staging overwrites what compute read
+  }
+}
+
+// Calls column(y, e) for each output column a thread owns in tile t: Rows rows from row y of
+// the tile, element e of the row (pixel e / C, channel e % C). Lanes take consecutive elements,
+// warps take row groups.
+template <class Tiles, class Member, class Column>
+KOKKOS_INLINE_FUNCTION void for_each_output_column(const Member& team, const tile_box& t, int channels,
+                                                   Column&& column) {
+  using threads = register_tile_threads<Tiles>;
+  const threads th(team);
+  const int used = t.w * channels, groups = (t.h + threads::Rows - 1) / threads::Rows;
+  // Not unrolled: each copy of a column's body would keep its own accumulators live, next to
+  // the registers holding the next tile.
+  PK_NO_UNROLL
+  for (int group = th.warp; group < groups; group += threads::Warps) {
+    PK_NO_UNROLL
+    for (int e = th.lane; e < used; e += threads::Lanes) column(group * threads::Rows, e);
+  }
+}
+
+}  // namespace pk::detail
