@@ -22,6 +22,7 @@ namespace {
 // staged directly where it does not (edge tiles, large radii and channel counts).
 struct pipelined {
   static constexpr int VectorLength = 1, Chunk = 1, MinTeamsPerSM = 1;
+  static constexpr bool Pipelined = true;
   template <class Exec>
   static int concurrent_teams(const Exec&) {
     return 3;
@@ -49,6 +50,11 @@ struct two_lanes : pipelined {
   static constexpr int StageSlots = 32, SeparableFromRadius = 2;
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = false;
   static constexpr std::size_t ScratchLimit = 0;
+};
+
+// Two lanes, one tile per team (no pipeline), as the CUDA backend runs.
+struct two_lanes_one_tile_per_team : two_lanes {
+  static constexpr bool Pipelined = false;
 };
 
 template <class Tiles, class Exec, class T>
@@ -129,5 +135,6 @@ TEST_CASE("register-tile filters with teams of two (OpenMP)") {
   }
   check_tiles<two_warps_small_scratch, Kokkos::OpenMP>();
   check_tiles<two_lanes, Kokkos::OpenMP>();
+  check_tiles<two_lanes_one_tile_per_team, Kokkos::OpenMP>();
 }
 #endif

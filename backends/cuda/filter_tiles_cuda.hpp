@@ -27,7 +27,10 @@ struct filter_tiles<Kokkos::Cuda> {
   // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
   // team reductions); at 35 KB six teams share an SM's 228 KB.
   static constexpr std::size_t ScratchLimit = 48 * 1024;
-  // Each thread prefetches its share of the next tile's staged area into this many registers
+  // One tile per team (src/filter/tile_pipeline.hpp): the pipelined variant measured slower on the
+  // H200 (3x3 0.51 of copy bandwidth against 0.60, 5x5 0.41 against 0.49; bench/results/h200.md).
+  static constexpr bool Pipelined = false;
+  // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
   // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole.
   static constexpr int StageSlots = 40;
   // At most 85 registers a thread (LaunchBounds), so three teams of 256 always fit an SM (and
@@ -36,9 +39,9 @@ struct filter_tiles<Kokkos::Cuda> {
   static int concurrent_teams(const Kokkos::Cuda& space) {
     return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;
   }
-  // Separable kernels of radius 1 and 2 run as 2D stencils: memory-bound either way, and the
-  // separable path's row-pass buffer would double the scratch and halve the tile.
-  static constexpr int SeparableFromRadius = 3;
+  // Separable kernels take the separable path at every radius (gaussian 5x5: 0.50 of copy as
+  // separable, 0.49 as the 5x5 stencil, one tile per team).
+  static constexpr int SeparableFromRadius = 0;
 };
 
 }  // namespace pk::detail

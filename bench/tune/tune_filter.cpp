@@ -17,19 +17,21 @@ namespace {
 // Register tiles (src/filter/filter_register_tiles.hpp): W x H pixels per team of Team threads in
 // warps of 32, each thread a column of H / (Team / 32) rows; Slots prefetch registers a thread;
 // Teams persistent teams an SM (tile_pipeline.hpp).
-template <int W, int H, int Team, int Slots = 40, int Teams = 3>
+template <int W, int H, int Team, int Slots = 0, int Teams = 3>
 struct tiles {
+  static constexpr bool Pipelined = Slots > 0;  // Slots 0: one tile per team
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
   static constexpr int RowsPerThread = H / (Team / 32);
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
   static constexpr std::size_t ScratchLimit = 48 * 1024;
-  static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, SeparableFromRadius = 3;
+  static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, SeparableFromRadius = 0;
   static int concurrent_teams(const exec& space) {
     return Teams * space.cuda_device_prop().multiProcessorCount;
   }
   static std::string name() {
     return std::to_string(W) + "x" + std::to_string(H) + " team " + std::to_string(Team) + " rows " +
-           std::to_string(RowsPerThread) + " slots " + std::to_string(Slots) + " x" + std::to_string(Teams);
+           std::to_string(RowsPerThread) +
+           (Pipelined ? " slots " + std::to_string(Slots) + " x" + std::to_string(Teams) : std::string(" one tile a team"));
   }
 };
 
@@ -80,8 +82,7 @@ void tune_filter(int runs) {
   const pk::filter_spec conv3{pk::filter_op::convolve, pk::custom_kernel(3, w3)};
   const pk::filter_spec conv5{pk::filter_op::convolve, pk::custom_kernel(5, w5)};
 #define PK_TUNE_FILTER_SHAPES                                                                              \
-  tiles<256, 32, 256>, tiles<256, 32, 256, 40, 2>, tiles<256, 16, 256, 24, 4>, tiles<128, 32, 256, 24, 4>, \
-      tiles<512, 16, 256, 40, 3>, tiles<128, 32, 128, 40, 6>
+  tiles<256, 32, 256>, tiles<128, 32, 256>, tiles<256, 32, 256, 40, 3>, tiles<128, 32, 128, 40, 6>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, conv3, "conv 3x3 float", runs);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, conv5, "conv 5x5 float", runs);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, pk::parse_filter("gaussian15"), "gaussian 15 (sep.) float", runs);

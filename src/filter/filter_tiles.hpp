@@ -37,6 +37,9 @@ struct filter_tiles {
   // TeamSize / Lanes groups of RowsPerThread rows down it.
   static constexpr bool RegisterTiles = false;
   static constexpr int Lanes = 1, RowsPerThread = 1;
+  static constexpr bool Pipelined = false;
+  // (Register tiles only: Pipelined true, StageSlots, MinTeamsPerSM, concurrent_teams and
+  // SeparableFromRadius, described in backends/cuda/filter_tiles_cuda.hpp.)
 };
 
 }  // namespace pk::detail

@@ -1,5 +1,6 @@
 #pragma once
-// How the GPU filter kernels (filter_register_tiles.hpp) keep the memory busy while they compute.
+// How the GPU filter kernels (filter_register_tiles.hpp) go over the tiles: one tile per team,
+// staged then computed (Tiles::Pipelined false, the CUDA default), or pipelined (true):
 //
 // A team is persistent: it computes tile after tile (its league rank, then + league size, ...).
 // Before it computes tile i from scratch, each thread issues the loads of its share of tile i+1's
@@ -9,9 +10,11 @@
 //   for each tile i of the team:
 //     scratch <- regs | barrier | regs <- load(tile i+1) | compute tile i from scratch | barrier
 //
-// Staging and computing one after the other (one tile per team) left only the teams that happened
-// to be staging with loads in flight: about 60% of copy bandwidth on the H200 for a 3x3 stencil
-// (bench/results/h200.md). Tiles whose staged area reaches outside the image, or does not fit in
+// The aim: with one tile per team, only the teams that happen to be staging have loads in flight
+// (about 60% of copy bandwidth on the H200 for a 3x3 stencil). Measured on the H200, the pipeline
+// was slower (3x3: 0.51 of copy against 0.60): the prefetch registers (40 a thread) cap a team at
+// 80 registers and an SM at three teams, and the compute phase, now with half the warps of the
+// one-tile-per-team kernel, is latency-bound (bench/results/h200.md, step 6). Tiles whose staged area reaches outside the image, or does not fit in
 // the registers, are staged directly (stage_rows), without the overlap: they are the image's edge
 // (a few percent of an image's tiles) or shapes the tile chooser could not fit.
 #include <Kokkos_Core.hpp>
@@ -161,29 +164,38 @@ class staged_tile_prefetch {
 };
 
 // Runs compute(tile) for every tile of this team (league rank, + league size, ...), each staged
-// in `staged` when compute runs, the next one's loads in flight meanwhile (see the top).
+// in `staged` when compute runs, the next one's loads in flight meanwhile (see the top); with
+// Tiles::Pipelined false, for the one tile of this team.
 // compute may use team barriers: every thread of a team runs the same tiles.
 template <class Tiles, class Member, class T, class Compute>
 KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
                                                  border mode, float* staged, Compute&& compute) {
-  using prefetch = staged_tile_prefetch<Tiles, T>;
-  const int tiles = g.tile_count(), step = team.league_size();
-  prefetch next(team.team_rank(), g);
-  int i = team.league_rank();
-  const auto has_next = [&] { return step < tiles - i; };  // i + step < tiles, without overflow
-  bool loaded = i < tiles && prefetch::fits(g, g.tile(i));
-  if (loaded) next.load(image, g, g.tile(i));
-  for (; i < tiles; i = has_next() ? i + step : tiles) {
-    const tile_box t = g.tile(i);
-    if (loaded)
-      next.store(g, staged);
-    else
-      stage_rows<Tiles>(team, image, g, t, mode, staged);
+  if constexpr (!Tiles::Pipelined) {
+    // One tile per team (run_tiles launches a team per tile): stage, then compute.
+    const tile_box t = g.tile(team.league_rank());
+    stage_rows<Tiles>(team, image, g, t, mode, staged);
     team.team_barrier();  // compute reads what other threads staged
-    loaded = has_next() && prefetch::fits(g, g.tile(i + step));
-    if (loaded) next.load(image, g, g.tile(i + step));
     compute(t);
-    team.team_barrier();  // the next tile's staging overwrites what compute read
+  } else {
+    using prefetch = staged_tile_prefetch<Tiles, T>;
+    const int tiles = g.tile_count(), step = team.league_size();
+    prefetch next(team.team_rank(), g);
+    int i = team.league_rank();
+    const auto has_next = [&] { return step < tiles - i; };  // i + step < tiles, without overflow
+    bool loaded = i < tiles && prefetch::fits(g, g.tile(i));
+    if (loaded) next.load(image, g, g.tile(i));
+    for (; i < tiles; i = has_next() ? i + step : tiles) {
+      const tile_box t = g.tile(i);
+      if (loaded)
+        next.store(g, staged);
+      else
+        stage_rows<Tiles>(team, image, g, t, mode, staged);
+      team.team_barrier();  // compute reads what other threads staged
+      loaded = has_next() && prefetch::fits(g, g.tile(i + step));
+      if (loaded) next.load(image, g, g.tile(i + step));
+      compute(t);
+      team.team_barrier();  // the next tile's staging overwrites what compute read
+    }
   }
 }
 
@@ -196,12 +208,17 @@ KOKKOS_INLINE_FUNCTION void for_each_output_column(const Member& team, const til
   using threads = register_tile_threads<Tiles>;
   const threads th(team);
   const int used = t.w * channels, groups = (t.h + threads::Rows - 1) / threads::Rows;
-  // Not unrolled: each copy of a column's body would keep its own accumulators live, next to
-  // the registers holding the next tile.
-  PK_NO_UNROLL
-  for (int group = th.warp; group < groups; group += threads::Warps) {
+  if constexpr (Tiles::Pipelined) {
+    // Not unrolled: each copy of a column's body would keep its own accumulators live, next to
+    // the registers holding the next tile.
     PK_NO_UNROLL
-    for (int e = th.lane; e < used; e += threads::Lanes) column(group * threads::Rows, e);
+    for (int group = th.warp; group < groups; group += threads::Warps) {
+      PK_NO_UNROLL
+      for (int e = th.lane; e < used; e += threads::Lanes) column(group * threads::Rows, e);
+    }
+  } else {
+    for (int group = th.warp; group < groups; group += threads::Warps)
+      for (int e = th.lane; e < used; e += threads::Lanes) column(group * threads::Rows, e);
   }
 }
 
