@@ -53,11 +53,14 @@ std::vector<T> poisoned(std::size_t n) {
 }
 
 // max_i |out_i - ref_i| / (|ref|_inf + tiny): the relative error of a whole result.
-// NaN anywhere in out makes it infinite, so a NaN never passes.
+// NaN anywhere in out makes it infinite, so a NaN never passes. `terms`: the largest sum of
+// |terms| an element was computed from (largest_terms), when that exceeds |ref|_inf: a float
+// sum rounds relative to its terms, so a short result that cancels (x + y with y close to -x,
+// one element long) would otherwise fail by chance.
 template <class T>
-double max_relative_error(const std::vector<T>& out, const std::vector<double>& ref) {
+double max_relative_error(const std::vector<T>& out, const std::vector<double>& ref, double terms = 0) {
   REQUIRE(out.size() == ref.size());
-  double scale = 0, worst = 0;
+  double scale = terms, worst = 0;
   for (double r : ref) scale = std::max(scale, std::abs(r));
   scale = std::max(scale, 1e-30);
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -67,6 +70,14 @@ double max_relative_error(const std::vector<T>& out, const std::vector<double>& 
     worst = std::max(worst, std::abs(o - ref[i]) / scale);
   }
   return worst;
+}
+
+// max_i f(i) for i < n: with f(i) = |a x_i| + |b y_i|, the `terms` of max_relative_error.
+template <class F>
+double largest_terms(std::size_t n, F f) {
+  double m = 0;
+  for (std::size_t i = 0; i < n; ++i) m = std::max(m, f(i));
+  return m;
 }
 
 // Tolerances stated once: float32 results of short sums land within a few ulps of the
