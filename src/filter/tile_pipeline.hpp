@@ -118,7 +118,7 @@ class staged_tile_prefetch {
   static constexpr int Slots = Tiles::StageSlots, Team = Tiles::TeamSize;
 
   KOKKOS_INLINE_FUNCTION staged_tile_prefetch(int rank, const tile_grid& g)
-      : m_rank(rank), m_first_element(rank % g.staged_pitch) {
+      : m_v{}, m_rank(rank), m_first_element(rank % g.staged_pitch) {  // (m_v{}: no slot is ever read unset)
     const int pitch = static_cast<int>(g.width) * g.channels;  // fits() checks it fits
     m_first_offset = rank / g.staged_pitch * pitch + m_first_element;
     m_step_elements = Team % g.staged_pitch;
