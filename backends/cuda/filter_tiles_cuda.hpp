@@ -1,6 +1,6 @@
 #pragma once
 // GPU tile shape of the filter kernels: the register tiles of src/filter/filter_register_tiles.hpp,
-// run by persistent teams that prefetch the next tile (src/filter/tile_pipeline.hpp).
+// one tile per team (the pipelined tile loop of src/filter/tile_pipeline.hpp is off: Pipelined).
 // Included by backends/cuda/cuda_filter.cpp before the kernels. Chosen on the H200 with
 // bench/tune (bench/results/h200.md has the sweep).
 #include <Kokkos_Core.hpp>

@@ -76,18 +76,14 @@ struct SeparableConvTile {
   int size;
   kernel_taps row, column;
 
-  // Row-pass results: every staged row, the tile's columns only.
-  KOKKOS_INLINE_FUNCTION std::int64_t row_pass_floats() const {
-    return static_cast<std::int64_t>(grid.staged_rows) * grid.out_pitch;
-  }
   std::size_t scratch_bytes() const {
-    return scratch_floats<Exec>::shmem_size(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(row_pass_floats());
+    return scratch_floats<Exec>::shmem_size(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const tile_box t = grid.tile(team.league_rank());
     scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
-    scratch_floats<Exec> rows(team.team_scratch(0), row_pass_floats());
+    scratch_floats<Exec> rows(team.team_scratch(0), grid.row_pass_floats());
     stage_tile_with_halo(team, in.data(), grid, t, mode, staged.data());
     team.team_barrier();  // the row pass reads pixels that other threads staged
 

@@ -4,8 +4,8 @@
 // output tile plus halo in team scratch (shared memory), meets at a barrier, and computes every
 // output of the tile from scratch. What differs:
 //
-//   - a team is persistent and overlaps the loads of its next tile with computing the current
-//     one (tile_pipeline.hpp);
+//   - the tiles a team computes, and how they are staged, come from tile_pipeline.hpp (one tile
+//     per team, or persistent teams that prefetch their next tile: Tiles::Pipelined);
 //   - the radius R is a template parameter, so every loop over the stencil unrolls and each
 //     weight is a compile-time index into the functor (constant memory on a GPU, read by every
 //     thread of a warp at once);
@@ -105,16 +105,13 @@ struct SeparableRegisterTile {
   border mode;
   kernel_taps row, column;
 
-  KOKKOS_INLINE_FUNCTION std::int64_t row_pass_floats() const {
-    return static_cast<std::int64_t>(grid.staged_rows) * grid.out_pitch;
-  }
   std::size_t scratch_bytes() const {
-    return scratch_floats<Exec>::shmem_size(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(row_pass_floats());
+    return scratch_floats<Exec>::shmem_size(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
-    scratch_floats<Exec> rows(team.team_scratch(0), row_pass_floats());
+    scratch_floats<Exec> rows(team.team_scratch(0), grid.row_pass_floats());
     for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
       const threads th(team);
       const int C = grid.channels, used = t.w * C;
@@ -149,11 +146,12 @@ struct SeparableRegisterTile {
   }
 };
 
-// sqrt(x) for the Sobel magnitude. On a CUDA device, the IEEE-rounded sqrtf has a slow path
-// that is a subroutine call, and a call in these kernels saves every live register around it,
-// the next tile's prefetch included: -Xptxas -v showed ~1 KB of local memory a thread. PTX's
-// sqrt.approx.f32 (what sqrtf is with -prec-sqrt=false: a few ulp at most, per the CUDA
-// programming guide; zero, infinity, NaN and subnormals as IEEE) needs no call.
+// sqrt(x) for the Sobel magnitude. On a CUDA device, the IEEE-rounded sqrtf is several
+// instructions plus a slow path that is a subroutine call, around which every live register is
+// saved (the pipelined kernel's prefetch registers included). PTX's sqrt.approx.f32 (what sqrtf
+// is with -prec-sqrt=false: a few ulp at most, per the CUDA programming guide; zero, infinity,
+// NaN and subnormals as IEEE) is one instruction; with it Sobel went from 0.589 to 0.618 of copy
+// bandwidth on the H200 (bench/results/h200.md, step 6).
 KOKKOS_INLINE_FUNCTION float magnitude_sqrt(float x) {
 #if defined(__CUDA_ARCH__)
   float r;

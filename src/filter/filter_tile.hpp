@@ -50,6 +50,8 @@ struct tile_grid {
   }
   KOKKOS_INLINE_FUNCTION int tile_count() const { return tiles_x * tiles_y; }  // run_tiles checks it fits
   KOKKOS_INLINE_FUNCTION std::int64_t staged_floats() const { return static_cast<std::int64_t>(staged_rows) * staged_pitch; }
+  // The separable filters' row-pass results: every staged row, the tile's columns only.
+  KOKKOS_INLINE_FUNCTION std::int64_t row_pass_floats() const { return static_cast<std::int64_t>(staged_rows) * out_pitch; }
 };
 
 inline int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }

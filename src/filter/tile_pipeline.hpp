@@ -14,9 +14,10 @@
 // (about 60% of copy bandwidth on the H200 for a 3x3 stencil). Measured on the H200, the pipeline
 // was slower (3x3: 0.51 of copy against 0.60): the prefetch registers (40 a thread) cap a team at
 // 80 registers and an SM at three teams, and the compute phase, now with half the warps of the
-// one-tile-per-team kernel, is latency-bound (bench/results/h200.md, step 6). Tiles whose staged area reaches outside the image, or does not fit in
-// the registers, are staged directly (stage_rows), without the overlap: they are the image's edge
-// (a few percent of an image's tiles) or shapes the tile chooser could not fit.
+// one-tile-per-team kernel, is latency-bound (bench/results/h200.md, step 6). Tiles whose staged
+// area reaches outside the image, or does not fit in the registers, are staged directly
+// (stage_rows), without the overlap: they are the image's edge (a few percent of an image's
+// tiles) or shapes the tile chooser could not fit.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
