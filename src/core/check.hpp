@@ -1,7 +1,9 @@
 #pragma once
 // Argument checks shared by every kernel: each throws pk::error with a message that names the
 // function, the argument and the value that was expected.
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -27,6 +29,20 @@ inline void require_length(const char* who, const char* name, std::int64_t got, 
                            const char* reference) {
   if (got != want)
     fail(who, name, " has ", got, " elements, expected ", want, " (", reference, ")");
+}
+
+// count * factor, or false when it does not fit in 64 bits (count, factor >= 0). Sizes the caller
+// states (a GEMM's m*k, an image's height*width*channels) are multiplied here, never with a
+// plain *, so that a huge or lying size is refused instead of wrapping around to a small one.
+inline bool checked_product(std::int64_t count, std::int64_t factor, std::int64_t& product) {
+  return !__builtin_mul_overflow(count, factor, &product);
+}
+
+// "a has 4611686018427387904 elements of 8 bytes, more than any array can hold": no array has
+// more bytes than PTRDIFF_MAX, so a larger length is a lie that byte arithmetic must not see.
+inline void require_addressable(const char* who, const char* name, std::size_t count, std::size_t element_bytes) {
+  if (count > static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max()) / element_bytes)
+    fail(who, name, " has ", count, " elements of ", element_bytes, " bytes, more than any array can hold");
 }
 
 // Two ranges [p, p+n) overlap without being the same range: an in-place call is fine,

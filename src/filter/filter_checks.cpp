@@ -55,7 +55,11 @@ void check_filter_images(const char* who, image_extents in, image_extents out, c
   if (!same_shape(in, out))
     fail(who, "out is ", out.height, " x ", out.width, " x ", out.channels, ", expected ", in.height, " x ",
          in.width, " x ", in.channels, " (the shape of in)");
-  const std::int64_t bytes = in.height * in.width * in.channels * static_cast<std::int64_t>(pixel_bytes);
+  // In 64 bits with overflow checks: two int sides near 2^31 times 4 channels of 4 bytes pass 2^63.
+  std::int64_t pixels = 0, bytes = 0;
+  if (!checked_product(in.height, in.width, pixels) ||
+      !checked_product(pixels, in.channels * static_cast<std::int64_t>(pixel_bytes), bytes))
+    fail(who, "in is ", in.height, " x ", in.width, " x ", in.channels, ", more bytes than any image can hold");
   if (bytes > 0 && (in_data == nullptr || out_data == nullptr))
     fail(who, in_data == nullptr ? "in" : "out", " is null with ", in.height, " x ", in.width, " pixels");
   if (bytes_overlap(in_data, bytes, out_data, bytes))

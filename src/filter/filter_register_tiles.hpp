@@ -40,7 +40,7 @@ namespace pk::detail {
 template <int Rows, class T>
 KOKKOS_INLINE_FUNCTION void store_column(T* image, const tile_grid& g, const tile_box& t, int y, int e,
                                          const float (&acc)[Rows]) {
-  T* dst = image + ((t.y0 + y) * g.width + t.x0) * g.channels + e;
+  T* dst = image + g.offset(t.y0 + y, t.x0) + e;
   const std::int64_t row_stride = g.width * g.channels;
   PK_UNROLL
   for (int o = 0; o < Rows; ++o) {

@@ -48,6 +48,9 @@ struct tile_grid {
     t.w = static_cast<int>(width - t.x0 < tile_w ? width - t.x0 : tile_w);
     return t;
   }
+  // Where pixel (y, x), channel 0, lies in the interleaved image: 64-bit, since an image of int
+  // sides can have far more than 2^31 elements (every kernel addresses the image through this).
+  KOKKOS_INLINE_FUNCTION std::int64_t offset(std::int64_t y, std::int64_t x) const { return (y * width + x) * channels; }
   KOKKOS_INLINE_FUNCTION int tile_count() const { return tiles_x * tiles_y; }  // run_tiles checks it fits
   KOKKOS_INLINE_FUNCTION std::int64_t staged_floats() const { return static_cast<std::int64_t>(staged_rows) * staged_pitch; }
   // The separable filters' row-pass results: every staged row, the tile's columns only.
@@ -100,7 +103,7 @@ KOKKOS_INLINE_FUNCTION void stage_tile_with_halo(const Member& team, const T* im
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, g.staged_pitch), [&](int e) { dst[e] = 0.f; });
       return;
     }
-    const T* row = image + sy * g.width * C;
+    const T* row = image + g.offset(sy, 0);
     const T* src = row + first_x * C;  // staged element e reads src[e] inside the image
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, inside_begin * C, inside_end * C),
                          [&](int e) { dst[e] = static_cast<float>(src[e]); });
@@ -141,7 +144,7 @@ KOKKOS_INLINE_FUNCTION void store_run(T* dst, const float (&acc)[Chunk], int cou
 // Row y of the tile in the output image.
 template <class T>
 KOKKOS_INLINE_FUNCTION T* output_row(T* image, const tile_grid& g, const tile_box& t, int y) {
-  return image + ((t.y0 + y) * g.width + t.x0) * g.channels;
+  return image + g.offset(t.y0 + y, t.x0);
 }
 
 }  // namespace pk::detail

@@ -66,7 +66,7 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
     for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
   }
   if (staged_inside_image(g, t)) {
-    const T* src = image + (first_y * g.width + first_x) * C;
+    const T* src = image + g.offset(first_y, first_x);
     const std::int64_t src_pitch = g.width * C;
     for (int y0 = th.warp * RowBatch; y0 < rows; y0 += threads::Warps * RowBatch) {
       for (int e0 = th.lane; e0 < elements; e0 += ColBatch * threads::Lanes) {
@@ -98,7 +98,7 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
       for (int e = th.lane; e < elements; e += threads::Lanes) dst[e] = 0.f;
       continue;
     }
-    const T* row = image + sy * g.width * C;
+    const T* row = image + g.offset(sy, 0);
     for (int e = th.lane; e < elements; e += threads::Lanes) {
       const int px = e / C, c = e - px * C;
       const std::int64_t sx = border_index(first_x + px, g.width, mode);
@@ -139,7 +139,7 @@ class staged_tile_prefetch {
   // Issues the loads; the values arrive while the team does other work. Only for tiles that fit().
   KOKKOS_INLINE_FUNCTION void load(const T* image, const tile_grid& g, const tile_box& t) {
     const int area = static_cast<int>(g.staged_floats());
-    const T* src = image + ((t.y0 - g.radius) * g.width + (t.x0 - g.radius)) * g.channels;
+    const T* src = image + g.offset(t.y0 - g.radius, t.x0 - g.radius);
     int e = m_first_element, offset = m_first_offset;
     PK_UNROLL
     for (int j = 0; j < Slots; ++j) {

@@ -79,7 +79,6 @@ struct GemmPipelined {
   int blocks_n = 1;
 
   static std::size_t scratch_bytes() { return ScratchView::shmem_size(ScratchElements); }
-  int league_size() const { return static_cast<int>(((m + TileM - 1) / TileM) * ((n + TileN - 1) / TileN)); }
 
   // Rows start on 16-byte boundaries (pointer and row length): whole packs can be loaded (stored).
   template <class View>

@@ -1,8 +1,11 @@
 #pragma once
 // Checks shared by the View interface (matmul_impl.hpp) and the host-array one (matmul_api.cpp).
+#include <climits>
 #include <cstdint>
 
 #include <pk/matmul.hpp>
+
+#include "core/check.hpp"
 
 namespace pk::detail {
 
@@ -14,6 +17,18 @@ inline bool ranges_overlap(const void* p, std::int64_t p_bytes, const void* q, s
   if (p_bytes <= 0 || q_bytes <= 0) return false;
   auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
   return a < b + static_cast<std::uintptr_t>(q_bytes) && b < a + static_cast<std::uintptr_t>(p_bytes);
+}
+
+// The teams of a GEMM launch: one per tile_m x tile_n block tile of the m x n C. Kokkos counts a
+// league in int, so more than INT_MAX tiles is refused here (in 64-bit arithmetic) rather than
+// wrapping around to a launch that skips most of C.
+inline int block_tile_league(const char* who, std::int64_t m, std::int64_t n, int tile_m, int tile_n) {
+  const std::int64_t rows = (m + tile_m - 1) / tile_m, cols = (n + tile_n - 1) / tile_n;
+  std::int64_t tiles = 0;
+  if (!checked_product(rows, cols, tiles) || tiles > INT_MAX)
+    fail(who, "c is ", m, " x ", n, ": ", rows, " x ", cols, " block tiles of ", tile_m, " x ", tile_n,
+         ", more than one launch can take (", INT_MAX, ")");
+  return static_cast<int>(tiles);
 }
 
 }  // namespace pk::detail

@@ -104,9 +104,6 @@ struct GemmTile {
   int blocks_n = 1;  // block tiles per row of C
 
   static std::size_t scratch_bytes() { return ScratchView::shmem_size(ScratchElements); }
-  int league_size() const {
-    return static_cast<int>(((m + TileM - 1) / TileM) * ((n + TileN - 1) / TileN));
-  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const team_member& team) const {
     const std::int64_t i0 = static_cast<std::int64_t>(team.league_rank() / blocks_n) * TileM;

@@ -32,8 +32,9 @@ void run_gemm_functor(const Exec& space, Functor& f, op op_a, op op_b, T alpha, 
   f.m = static_cast<std::int64_t>(c.extent(0));
   f.n = static_cast<std::int64_t>(c.extent(1));
   f.k = k;
+  const int league = block_tile_league("pk::gemm", f.m, f.n, Functor::TileM, Functor::TileN);
   f.blocks_n = static_cast<int>((f.n + Functor::TileN - 1) / Functor::TileN);
-  auto policy = typename Functor::policy(space, f.league_size(), Functor::TeamSize)
+  auto policy = typename Functor::policy(space, league, Functor::TeamSize)
                     .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()));
   Kokkos::parallel_for("pk::gemm", policy, f);
 }
