@@ -1,5 +1,6 @@
 // The host-friendly element-wise functions: check the spans, pick the backend, run.
 #include <pk/add.hpp>
+#include <pk/runtime.hpp>
 
 #include "add/add_host.hpp"
 #include "core/check.hpp"
@@ -11,6 +12,12 @@ namespace {
 template <class T>
 void axpby_on(backend on, const char* who, T alpha, span<const T> a, T beta, span<const T> b, span<T> c,
               bool plain_add) {
+  // Kokkos must run even when there is nothing to do: a program that forgot pk::runtime hears it
+  // on its first call, not on the first one with data.
+  require_initialized(who);
+  detail::require_addressable(who, "a", a.size(), sizeof(T));
+  detail::require_addressable(who, "b", b.size(), sizeof(T));
+  detail::require_addressable(who, "c", c.size(), sizeof(T));
   const auto n = static_cast<std::int64_t>(a.size());
   detail::require_length(who, "b", static_cast<std::int64_t>(b.size()), n, "the length of a");
   detail::require_length(who, "c", static_cast<std::int64_t>(c.size()), n, "the length of a");
@@ -29,6 +36,8 @@ void axpby_on(backend on, const char* who, T alpha, span<const T> a, T beta, spa
 
 template <class T>
 void scale_on(backend on, T alpha, span<T> x) {
+  require_initialized("pk::scale");
+  detail::require_addressable("pk::scale", "x", x.size(), sizeof(T));
   if (x.empty()) return;
   detail::require(x.data() != nullptr, "pk::scale", "x is null with a non-zero length");
   detail::on_backend(on, "pk::scale", [&](auto space) {
