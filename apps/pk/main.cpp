@@ -9,11 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <Kokkos_Core.hpp>  // KOKKOS_ENABLE_CUDA
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
-
 #include <pk/error.hpp>
 #include <pk/runtime.hpp>
 
@@ -40,19 +35,6 @@ const command commands[] = {
     {"filter", pk_app::cmd_filter, "filter a PNG or JPEG image (blur, sharpen, Sobel edges...) into another"},
     {"bench", pk_app::cmd_bench, "benchmarks against peer libraries"},
 };
-
-// Kokkos aborts the process on a CUDA device number that does not exist: ask CUDA first.
-void require_device(int device) {
-#if defined(KOKKOS_ENABLE_CUDA)
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  if (device >= count)
-    pk_app::usage_fail("", "--device " + std::to_string(device) + ": this machine has " + std::to_string(count) +
-                               " CUDA device(s)");
-#else
-  (void)device;
-#endif
-}
 
 void print_usage() {
   std::printf(
@@ -86,8 +68,7 @@ int run(int argc, char** argv) {
     // OpenMP runtime does when it is unset, so saying so changes nothing but the warning (which
     // would break pk's promise of one stderr line per error). A user's own setting is kept.
     setenv("OMP_PROC_BIND", "false", 0);
-    if (pk_app::globals().device >= 0) require_device(pk_app::globals().device);
-    pk::runtime_options options;
+    pk::runtime_options options;  // pk::runtime refuses a --device that does not exist
     options.device = pk_app::globals().device;
     options.threads = pk_app::globals().threads;
     pk::runtime kokkos(options);

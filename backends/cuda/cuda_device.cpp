@@ -28,9 +28,14 @@ device_info describe(int id) {
 
 }  // namespace
 
-std::vector<device_info> cuda_devices() {
+int cuda_device_count() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  return count;
+}
+
+std::vector<device_info> cuda_devices() {
+  const int count = cuda_device_count();
   std::vector<device_info> out;
   for (int i = 0; i < count; ++i) out.push_back(describe(i));
   return out;

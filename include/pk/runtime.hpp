@@ -5,9 +5,10 @@
 
 namespace pk {
 
+// Checked by runtime's constructor (pk::error otherwise), also when Kokkos already runs.
 struct runtime_options {
-  int device = -1;   // CUDA device number; -1: Kokkos' default (device 0)
-  int threads = -1;  // OpenMP threads; -1: OMP_NUM_THREADS or all cores
+  int device = -1;   // CUDA device number, < the number of GPUs (0 only, in builds without CUDA); -1: device 0
+  int threads = -1;  // OpenMP threads, >= 1; -1: OMP_NUM_THREADS or all cores
 };
 
 class runtime {

@@ -7,6 +7,7 @@
 namespace pk::detail {
 
 std::vector<device_info> cuda_devices();
+int cuda_device_count();  // 0 without CUDA, or when its runtime sees no GPU
 device_info cuda_current_device();
 
 }  // namespace pk::detail

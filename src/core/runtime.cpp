@@ -1,15 +1,40 @@
 // Kokkos start-up and shut-down on behalf of applications that do not manage Kokkos themselves.
 #include <pk/runtime.hpp>
 
+#include <pk/backend.hpp>
+
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/device_query.hpp"
 
 namespace pk {
+namespace {
+
+// Checked whoever starts Kokkos: Kokkos itself aborts the process on a CUDA device number that
+// does not exist, and silently ignores one on host-only builds.
+void check_options(const runtime_options& options) {
+  const char* who = "pk::runtime";
+  if (options.device < -1)
+    detail::fail(who, "device is ", options.device, ", expected -1 (the default) or a device number >= 0");
+  if (options.device >= 0) {
+    const int gpus = detail::cuda_device_count();
+    if (is_available(backend::cuda) && options.device >= gpus)
+      detail::fail(who, "device ", options.device, " does not exist (this machine has ", gpus, " CUDA device(s))");
+    if (!is_available(backend::cuda) && options.device > 0)
+      detail::fail(who, "device ", options.device,
+                   " does not exist (this build has no CUDA backend; its host backends have one device, 0)");
+  }
+  if (options.threads == 0 || options.threads < -1)
+    detail::fail(who, "threads is ", options.threads, ", expected -1 (OMP_NUM_THREADS or all cores) or a count >= 1");
+}
+
+}  // namespace
 
 runtime::runtime(const runtime_options& options) {
+  check_options(options);
   if (Kokkos::is_initialized()) return;  // the application owns Kokkos
   // Command-line style arguments are the one initialization interface that Kokkos 3.4
   // through 5.x all accept.
