@@ -10,12 +10,13 @@
 // Loading never trusts the file: a missing file, a file that is not PNG or JPEG, a truncated or
 // corrupt one, or a header announcing more than max_image_pixels pixels (or a side longer than
 // max_image_side) throws pk::error "pk::load_image: '<path>': <reason>" and allocates nothing
-// for the pixels. There is no partial result.
+// for the pixels. There is no partial result, and nothing leaks.
 #include <cstdint>
 #include <string>
 
 #include <pk/error.hpp>
 #include <pk/image.hpp>
+#include <pk/span.hpp>
 
 namespace pk {
 
@@ -29,6 +30,11 @@ inline constexpr int max_image_side = 65535;
 //   transparency (tRNS); 16-bit samples are scaled to 8 bits; interlaced files are supported.
 // JPEG: gray (1 channel) or colour (3 channels, RGB); CMYK and YCCK files are converted to RGB.
 image<std::uint8_t> load_image(const std::string& path);
+
+// Decodes a PNG or JPEG file that is already in memory (what load_image does once it has read
+// the file): the same formats, checks and guarantees, errors reading "pk::decode_image: <reason>".
+// max_pixels can lower the pixel limit, e.g. for untrusted uploads (1..max_image_pixels).
+image<std::uint8_t> decode_image(span<const std::uint8_t> bytes, std::int64_t max_pixels = max_image_pixels);
 
 // Writes `img` (1..4 channels) as PNG or JPEG, chosen by the extension of `path`: .png, or .jpg /
 // .jpeg (any letter case); any other extension throws pk::error. JPEG stores no alpha, so a

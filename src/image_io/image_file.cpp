@@ -1,4 +1,4 @@
-// load_image / save_image: reading the whole file, recognizing the format by its first bytes,
+// load_image / decode_image / save_image: reading the whole file, recognizing the format by its first bytes,
 // choosing the format to write by the file name, and leaving no half-written file behind.
 #include <pk/image_io.hpp>
 
@@ -36,10 +36,6 @@ std::vector<unsigned char> read_whole_file(const char* who, const std::string& p
   return bytes;
 }
 
-bool starts_with(const std::vector<unsigned char>& bytes, std::initializer_list<unsigned char> magic) {
-  return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin());
-}
-
 enum class image_format { png, jpeg };
 
 image_format format_for_name(const char* who, const std::string& path) {
@@ -54,18 +50,46 @@ image_format format_for_name(const char* who, const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// The format is recognized by its first bytes, never by a name.
+image<std::uint8_t> decode(const detail::encoded_image& in, const char* empty, const char* unknown) {
+  const unsigned char png_signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  const unsigned char jpeg_signature[] = {0xff, 0xd8, 0xff};
+  const auto starts_with = [&in](const unsigned char* magic, std::size_t n) {
+    return in.size >= n && std::memcmp(in.data, magic, n) == 0;
+  };
+  try {
+    if (starts_with(png_signature, sizeof png_signature)) return detail::decode_png(in);
+    if (starts_with(jpeg_signature, sizeof jpeg_signature)) return detail::decode_jpeg(in);
+  } catch (const std::bad_alloc&) {
+    detail::decode_fail(in, "out of memory");
+  }
+  if (in.size == 0) detail::decode_fail(in, empty);
+  detail::decode_fail(in, unknown);
+}
+
+}  // namespace
+
 image<std::uint8_t> load_image(const std::string& path) {
   const char* who = "pk::load_image";
+  std::vector<unsigned char> bytes;
   try {
-    const std::vector<unsigned char> bytes = read_whole_file(who, path);
-    if (starts_with(bytes, {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}))
-      return detail::decode_png(path, bytes.data(), bytes.size());
-    if (starts_with(bytes, {0xff, 0xd8, 0xff})) return detail::decode_jpeg(path, bytes.data(), bytes.size());
-    if (bytes.empty()) detail::image_fail(who, path, "the file is empty");
-    detail::image_fail(who, path, "not a PNG or JPEG file (its first bytes are neither signature)");
+    bytes = read_whole_file(who, path);
   } catch (const std::bad_alloc&) {
     detail::image_fail(who, path, "out of memory");
   }
+  return decode({who, "'" + path + "': ", bytes.data(), bytes.size(), max_image_pixels}, "the file is empty",
+                "not a PNG or JPEG file (its first bytes are neither signature)");
+}
+
+image<std::uint8_t> decode_image(span<const std::uint8_t> bytes, std::int64_t max_pixels) {
+  const char* who = "pk::decode_image";
+  if (max_pixels < 1 || max_pixels > max_image_pixels)
+    detail::fail(who, "max_pixels is ", max_pixels, ", expected 1..", max_image_pixels, " (max_image_pixels)");
+  if (bytes.data() == nullptr && !bytes.empty()) detail::fail(who, "the data is null with ", bytes.size(), " bytes");
+  return decode({who, "", bytes.data(), bytes.size(), max_pixels}, "there are no bytes to decode",
+                "not PNG or JPEG data (its first bytes are neither signature)");
 }
 
 void save_image(const std::string& path, const image<std::uint8_t>& img, int jpeg_quality) {

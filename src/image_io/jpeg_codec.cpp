@@ -47,6 +47,7 @@ struct jpeg_read_state {
   jpeg_error_sink errors;
   const unsigned char* data;
   std::size_t size;
+  std::int64_t max_pixels;
   bool too_large;
 };
 
@@ -57,7 +58,7 @@ bool read_jpeg_header(jpeg_read_state& s) {
   jpeg_create_decompress(&s.codec);
   jpeg_mem_src(&s.codec, const_cast<unsigned char*>(s.data), static_cast<unsigned long>(s.size));
   jpeg_read_header(&s.codec, TRUE);
-  if (!within_image_limits(s.codec.image_width, s.codec.image_height)) {
+  if (!within_image_limits(s.codec.image_width, s.codec.image_height, s.max_pixels)) {
     s.too_large = true;
     return false;
   }
@@ -126,11 +127,11 @@ bool write_jpeg_rows(jpeg_write_state& s, std::FILE* file, const std::uint8_t* p
 
 }  // namespace
 
-image<std::uint8_t> decode_jpeg(const std::string& path, const unsigned char* data, std::size_t size) {
-  const char* who = "pk::load_image";
+image<std::uint8_t> decode_jpeg(const encoded_image& in) {
   jpeg_read_state s{};
-  s.data = data;
-  s.size = size;
+  s.data = in.data;
+  s.size = in.size;
+  s.max_pixels = in.max_pixels;
   struct guard {
     jpeg_read_state& s;
     ~guard() { jpeg_destroy_decompress(&s.codec); }
@@ -138,21 +139,20 @@ image<std::uint8_t> decode_jpeg(const std::string& path, const unsigned char* da
 
   if (!read_jpeg_header(s)) {
     if (s.too_large)
-      image_fail(who, path, "the JPEG header announces ", s.codec.image_width, "x", s.codec.image_height,
-                 " pixels, more than load_image accepts (", max_image_pixels, " pixels, sides up to ", max_image_side,
-                 ")");
-    image_fail(who, path, "not a valid JPEG file: ", s.errors.message);
+      decode_fail(in, "the JPEG header announces ", s.codec.image_width, "x", s.codec.image_height,
+                  " pixels, more than the limit (", in.max_pixels, " pixels, sides up to ", max_image_side, ")");
+    decode_fail(in, "not a valid JPEG file: ", s.errors.message);
   }
   const bool cmyk = s.codec.out_color_space == JCS_CMYK;
   const int channels = cmyk ? 3 : s.codec.output_components;
   if (channels != 1 && channels != 3)
-    image_fail(who, path, "unsupported JPEG layout (", s.codec.output_components, " components)");
+    decode_fail(in, "unsupported JPEG layout (", s.codec.output_components, " components)");
 
   image<std::uint8_t> out(static_cast<int>(s.codec.output_height), static_cast<int>(s.codec.output_width), channels);
   std::vector<JSAMPLE> scratch(cmyk ? std::size_t(s.codec.output_width) * 4 : 0);
   const std::size_t row_bytes = std::size_t(out.width) * std::size_t(channels);
   if (!read_jpeg_rows(s, out.pixels.data(), row_bytes, cmyk ? scratch.data() : nullptr))
-    image_fail(who, path, "corrupt JPEG file: ", s.errors.message);
+    decode_fail(in, "corrupt JPEG file: ", s.errors.message);
   return out;
 }
 

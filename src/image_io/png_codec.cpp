@@ -32,6 +32,7 @@ struct png_read_state {
   png_uint_32 width, height;
   int channels;
   std::size_t row_bytes;
+  std::int64_t max_pixels;
   bool too_large;
   png_messages messages;
 };
@@ -70,7 +71,7 @@ bool read_png_header(png_read_state& s) {
   const png_uint_32 width = png_get_image_width(s.png, s.info), height = png_get_image_height(s.png, s.info);
   s.width = width;
   s.height = height;
-  if (!within_image_limits(width, height)) {
+  if (!within_image_limits(width, height, s.max_pixels)) {
     s.too_large = true;
     return false;
   }
@@ -116,32 +117,32 @@ bool write_png_rows(png_write_state& s, png_bytepp rows) {
 
 }  // namespace
 
-image<std::uint8_t> decode_png(const std::string& path, const unsigned char* data, std::size_t size) {
-  const char* who = "pk::load_image";
+image<std::uint8_t> decode_png(const encoded_image& in) {
   png_read_state s{};
-  s.source = {data, size, 0};
+  s.source = {in.data, in.size, 0};
+  s.max_pixels = in.max_pixels;
   s.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &s.messages, on_png_error, on_png_warning);
-  if (s.png == nullptr) image_fail(who, path, "libpng could not start (out of memory)");
+  if (s.png == nullptr) decode_fail(in, "libpng could not start (out of memory)");
   struct guard {
     png_read_state& s;
     ~guard() { png_destroy_read_struct(&s.png, &s.info, nullptr); }
   } cleanup{s};
   s.info = png_create_info_struct(s.png);
-  if (s.info == nullptr) image_fail(who, path, "libpng could not start (out of memory)");
+  if (s.info == nullptr) decode_fail(in, "libpng could not start (out of memory)");
 
   if (!read_png_header(s)) {
     if (s.too_large)
-      image_fail(who, path, "the PNG header announces ", s.width, "x", s.height, " pixels, more than load_image accepts (",
-                 max_image_pixels, " pixels, sides up to ", max_image_side, ")");
-    image_fail(who, path, "not a valid PNG file: ", s.messages.error);
+      decode_fail(in, "the PNG header announces ", s.width, "x", s.height, " pixels, more than the limit (",
+                  in.max_pixels, " pixels, sides up to ", max_image_side, ")");
+    decode_fail(in, "not a valid PNG file: ", s.messages.error);
   }
   if (s.channels < 1 || s.channels > 4 || s.row_bytes != std::size_t(s.width) * std::size_t(s.channels))
-    image_fail(who, path, "unsupported PNG layout (", s.channels, " channels, ", s.row_bytes, " bytes per row)");
+    decode_fail(in, "unsupported PNG layout (", s.channels, " channels, ", s.row_bytes, " bytes per row)");
 
   image<std::uint8_t> out(static_cast<int>(s.height), static_cast<int>(s.width), s.channels);
   std::vector<png_bytep> rows(s.height);
   for (png_uint_32 y = 0; y < s.height; ++y) rows[y] = out.pixels.data() + std::size_t(y) * s.row_bytes;
-  if (!read_png_rows(s, rows.data())) image_fail(who, path, "corrupt PNG file: ", s.messages.error);
+  if (!read_png_rows(s, rows.data())) decode_fail(in, "corrupt PNG file: ", s.messages.error);
   return out;
 }
 
