@@ -1,6 +1,10 @@
-// Uses the installed (or add_subdirectory'd) library: c = a + b on every backend, checked.
+// Uses the installed (or add_subdirectory'd) library: c = a + b on every backend, checked; and,
+// when the package has image I/O, a PNG written and read back.
 #include <pk/add.hpp>
 #include <pk/runtime.hpp>
+#ifdef PK_CONSUMER_IMAGE_IO
+#include <pk/image_io.hpp>
+#endif
 
 #include <cstdio>
 #include <vector>
@@ -18,5 +22,15 @@ int main() {
       }
     std::printf("consumer: add ok on %s\n", pk::to_string(on));
   }
+#ifdef PK_CONSUMER_IMAGE_IO
+  pk::image<std::uint8_t> img(3, 5, 1);
+  for (std::size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = static_cast<std::uint8_t>(17 * i);
+  pk::save_image("consumer.png", img);
+  if (pk::load_image("consumer.png").pixels != img.pixels) {
+    std::printf("consumer: PNG round trip differs\n");
+    return 1;
+  }
+  std::printf("consumer: image_io ok\n");
+#endif
   return 0;
 }
