@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything portable-kernels needs on a fresh Debian 12 machine, using only Debian's
 # package registry:
-#   1. build tools and libraries from Debian packages (doctest, libpng, libjpeg, OpenBLAS, OpenCV imgproc);
+#   1. build tools and libraries from Debian packages (doctest, libpng, libjpeg, OpenBLAS, OpenCV imgproc,
+#      clang and libFuzzer for the fuzz test);
 #   2. Kokkos 3.4.01 (Serial + OpenMP), which Debian ships only inside the `trilinos` source package:
 #      the source is downloaded with the ordinary apt client and built into .deps/ once, then reused.
 # Nothing third-party is stored in this repository. Users with their own Kokkos 4.x/5.x skip step 2
@@ -15,8 +16,10 @@ jobs=$(nproc)
 
 # python-matplotlib-data (2.7 MB, arch-independent) ships a real photograph, sample_data/grace_hopper.jpg,
 # that the image tests and examples use; nothing of it is copied into this repository.
+# clang-14 and libclang-rt-14-dev (libFuzzer and clang's sanitizer runtimes) build the image
+# decoder's fuzz test (tests/fuzz/); without them that one test is skipped.
 debian_packages=(g++ cmake ninja-build pkg-config doctest-dev libpng-dev libjpeg62-turbo-dev
-                 libopenblas-dev libopencv-imgproc-dev python-matplotlib-data)
+                 libopenblas-dev libopencv-imgproc-dev python-matplotlib-data clang-14 libclang-rt-14-dev)
 
 missing=()
 for p in "${debian_packages[@]}"; do
