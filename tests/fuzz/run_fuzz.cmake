@@ -43,6 +43,14 @@ run("build" ${CMAKE_COMMAND} --build ${BUILD} -j ${JOBS})
 file(REMOVE_RECURSE ${BUILD}/seeds ${BUILD}/corpus)
 file(MAKE_DIRECTORY ${BUILD}/seeds ${BUILD}/corpus)
 run("make_seeds" ${BUILD}/make_seeds ${BUILD}/seeds)
+
+# Symbolized reports where LLVM's symbolizer is installed (Debian: llvm-14); addresses otherwise.
+find_program(symbolizer NAMES llvm-symbolizer llvm-symbolizer-14 PATHS /usr/lib/llvm-14/bin)
+set(with_symbolizer)
+if(symbolizer)
+  set(with_symbolizer ${CMAKE_COMMAND} -E env ASAN_SYMBOLIZER_PATH=${symbolizer})
+endif()
+
 # -malloc_limit_mb: within fuzz_max_pixels no decode needs more than a few MB at once; a larger
 # allocation is a finding (a file that makes the decoder allocate what its header merely claims).
 # -reduce_inputs=0: coverage is measured in pk's code only (the codecs are Debian's, not
@@ -50,8 +58,8 @@ run("make_seeds" ${BUILD}/make_seeds ${BUILD}/seeds)
 # the same pk lines, and stop feeding the codecs whole images to mutate.
 string(TIMESTAMP start "%s")
 run("the fuzzer (see ${BUILD}/crash-* for the input)"
-    ${BUILD}/fuzz_image_decode -runs=${RUNS} -dict=${source}/image.dict -max_len=4096 -reduce_inputs=0 -malloc_limit_mb=256 -rss_limit_mb=1024
-    -print_final_stats=1
+    ${with_symbolizer} ${BUILD}/fuzz_image_decode -runs=${RUNS} -dict=${source}/image.dict -max_len=4096
+    -reduce_inputs=0 -malloc_limit_mb=256 -rss_limit_mb=1024 -print_final_stats=1
     -artifact_prefix=${BUILD}/ ${BUILD}/corpus ${BUILD}/seeds)
 string(TIMESTAMP end "%s")
 math(EXPR seconds "${end} - ${start}")
