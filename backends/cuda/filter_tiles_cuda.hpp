@@ -1,6 +1,6 @@
 #pragma once
 // GPU tile shape of the filter kernels: the register tiles of src/filter/filter_register_tiles.hpp,
-// and how a team goes over tiles (Staging, src/filter/tile_pipeline.hpp).
+// one tile per team (the pipelined tile loop of src/filter/tile_pipeline.hpp is off: Pipelined).
 // Included by backends/cuda/cuda_filter.cpp before the kernels. Chosen on the H200 with
 // bench/tune (bench/results/h200.md has the sweep).
 #include <Kokkos_Core.hpp>
@@ -27,15 +27,14 @@ struct filter_tiles<Kokkos::Cuda> {
   // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
   // team reductions); at 35 KB six teams share an SM's 228 KB.
   static constexpr std::size_t ScratchLimit = 48 * 1024;
-  // One tile per team (src/filter/tile_pipeline.hpp): the register prefetch measured slower on the
+  // One tile per team (src/filter/tile_pipeline.hpp): the pipelined variant measured slower on the
   // H200 (3x3 0.51 of copy bandwidth against 0.60, 5x5 0.41 against 0.49; bench/results/h200.md).
-  static constexpr tile_staging Staging = tile_staging::one_tile_per_team;
-  // With register_prefetch: each thread prefetches its share of the next tile's staged area into this many registers
+  static constexpr bool Pipelined = false;
+  // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
   // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole.
   static constexpr int StageSlots = 40;
-  // Persistent teams (Staging other than one_tile_per_team): at most 65536 / (256 * 3) = 85
-  // registers a thread (LaunchBounds), so three teams of 256 always fit an SM (and their scratch,
-  // at most 48 KB each, does too): the league is three teams an SM.
+  // At most 85 registers a thread (LaunchBounds), so three teams of 256 always fit an SM (and
+  // their scratch, at most 48 KB each, does too): the persistent league is three teams an SM.
   static constexpr int MinTeamsPerSM = 3;
   static int concurrent_teams(const Kokkos::Cuda& space) {
     return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;

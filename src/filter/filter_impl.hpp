@@ -55,7 +55,7 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
         tiles::ScratchLimit,
         Kokkos::TeamPolicy<Exec>(space, 1, tiles::TeamSize, tiles::VectorLength).scratch_size_max(0));
     const auto too_big = [&] {
-      if constexpr (tiles::RegisterTiles && tiles::Staging == tile_staging::register_prefetch)
+      if constexpr (tiles::RegisterTiles && tiles::Pipelined)
         if (f.grid.staged_floats() > std::int64_t(tiles::TeamSize) * tiles::StageSlots) return true;
       return f.scratch_bytes() > limit;
     };
@@ -74,14 +74,14 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
   const std::int64_t tiles_y = (f.grid.height + f.grid.tile_h - 1) / f.grid.tile_h;
   const std::int64_t tile_count = tiles_y * ((f.grid.width + f.grid.tile_w - 1) / f.grid.tile_w);
   if (tile_count > INT_MAX) fail(label, "the image has ", tile_count, " tiles, more than a launch can take");
-  if constexpr (tiles::RegisterTiles && tiles::Staging != tile_staging::one_tile_per_team) {
+  if constexpr (tiles::RegisterTiles && tiles::Pipelined) {
     // Persistent teams, as many as run at once (a second, partial wave would leave SMs idle).
     const int league = static_cast<int>(std::min<std::int64_t>(tile_count, tiles::concurrent_teams(space)));
     using policy = Kokkos::TeamPolicy<Exec, Kokkos::LaunchBounds<tiles::TeamSize, tiles::MinTeamsPerSM>>;
     // HintHeavyWeight: Kokkos passes the functor through constant memory, not as a kernel
-    // parameter. As a parameter, ptxas wanted 196 registers for the register-prefetch Sobel
-    // kernel (-Xptxas -v; at the 80 of the launch bounds, 336 bytes of spills a thread); from
-    // constant memory, 80 and no spills.
+    // parameter. As a parameter, ptxas wanted 196 registers for the Sobel kernel (-Xptxas -v;
+    // at the 80 of the launch bounds, 336 bytes of spills a thread); from constant memory, 80
+    // and no spills.
     Kokkos::parallel_for(label,
                          Kokkos::Experimental::require(policy(space, league, tiles::TeamSize, tiles::VectorLength)
                                                            .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes())),

@@ -5,7 +5,7 @@
 // output of the tile from scratch. What differs:
 //
 //   - the tiles a team computes, and how they are staged, come from tile_pipeline.hpp (one tile
-//     per team, or persistent teams that stage their next tile while computing: Tiles::Staging);
+//     per team, or persistent teams that prefetch their next tile: Tiles::Pipelined);
 //   - the radius R is a template parameter, so every loop over the stencil unrolls and each
 //     weight is a compile-time index into the functor (constant memory on a GPU, read by every
 //     thread of a warp at once);
@@ -61,16 +61,14 @@ struct Conv2DRegisterTile {
   border mode;
   kernel_weights weights;  // K x K, row-major
 
-  std::size_t scratch_bytes() const {
-    return scratch_floats<Exec>::shmem_size(staged_buffers<Tiles> * grid.staged_floats());
-  }
+  std::size_t scratch_bytes() const { return scratch_floats<Exec>::shmem_size(grid.staged_floats()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    scratch_floats<Exec> scratch(team.team_scratch(0), staged_buffers<Tiles> * grid.staged_floats());
-    const auto tile = [&](const tile_box& t, const float* staged) {
+    scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
       for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
-        const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + e;
+        const float* src = staged.data() + static_cast<std::int64_t>(y) * grid.staged_pitch + e;
         float acc[Rows];
         PK_UNROLL
         for (int o = 0; o < Rows; ++o) acc[o] = 0.f;
@@ -89,8 +87,7 @@ struct Conv2DRegisterTile {
         }
         store_column<Rows>(out.data(), grid, t, y, e, acc);
       });
-    };
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, scratch.data(), tile);
+    });
   }
 };
 
@@ -109,18 +106,17 @@ struct SeparableRegisterTile {
   kernel_taps row, column;
 
   std::size_t scratch_bytes() const {
-    return scratch_floats<Exec>::shmem_size(staged_buffers<Tiles> * grid.staged_floats()) +
-           scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
+    return scratch_floats<Exec>::shmem_size(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    scratch_floats<Exec> scratch(team.team_scratch(0), staged_buffers<Tiles> * grid.staged_floats());
+    scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
     scratch_floats<Exec> rows(team.team_scratch(0), grid.row_pass_floats());
-    const auto tile = [&](const tile_box& t, const float* staged) {
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
       const threads th(team);
       const int C = grid.channels, used = t.w * C;
       for (int yy = th.warp; yy < grid.staged_rows; yy += threads::Warps) {
-        const float* src = staged + static_cast<std::int64_t>(yy) * grid.staged_pitch;
+        const float* src = staged.data() + static_cast<std::int64_t>(yy) * grid.staged_pitch;
         float* dst = rows.data() + static_cast<std::int64_t>(yy) * grid.out_pitch;
         for (int e = th.lane; e < used; e += threads::Lanes) {
           float acc = 0.f;
@@ -146,8 +142,7 @@ struct SeparableRegisterTile {
         }
         store_column<Rows>(out.data(), grid, t, y, e, acc);
       });
-    };
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, scratch.data(), tile);
+    });
   }
 };
 
@@ -179,19 +174,17 @@ struct SobelRegisterTile {
   tile_grid grid;  // radius 1
   border mode;
 
-  std::size_t scratch_bytes() const {
-    return scratch_floats<Exec>::shmem_size(staged_buffers<Tiles> * grid.staged_floats());
-  }
+  std::size_t scratch_bytes() const { return scratch_floats<Exec>::shmem_size(grid.staged_floats()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // d/dx = [1 2 1]^T (x) [-1 0 1], d/dy = [-1 0 1]^T (x) [1 2 1]: per staged row, the
     // horizontal difference and the horizontal smoothing feed the outputs above and below it,
     // weighted by smooth(d) = 1, 2, 1 and slope(d) = -1, 0, 1 for the row d = 0, 1, 2 of the window.
-    scratch_floats<Exec> scratch(team.team_scratch(0), staged_buffers<Tiles> * grid.staged_floats());
-    const auto tile = [&](const tile_box& t, const float* staged) {
+    scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
       for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
-        const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + e;
+        const float* src = staged.data() + static_cast<std::int64_t>(y) * grid.staged_pitch + e;
         float gx[Rows], gy[Rows];
         PK_UNROLL
         for (int o = 0; o < Rows; ++o) gx[o] = gy[o] = 0.f;
@@ -213,8 +206,7 @@ struct SobelRegisterTile {
         for (int o = 0; o < Rows; ++o) mag[o] = magnitude_sqrt(gx[o] * gx[o] + gy[o] * gy[o]);
         store_column<Rows>(out.data(), grid, t, y, e, mag);
       });
-    };
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, scratch.data(), tile);
+    });
   }
 };
 

@@ -12,14 +12,6 @@
 
 namespace pk::detail {
 
-// How a team of the register-tile kernels goes over tiles (src/filter/tile_pipeline.hpp).
-enum class tile_staging {
-  one_tile_per_team,  // stage the tile, barrier, compute it; a team per tile
-  register_prefetch,  // persistent teams; the next tile's loads wait in registers meanwhile
-  double_buffered,    // persistent teams; the next tile is copied into a second scratch buffer
-                      // by asynchronous copies (core/async_copy.hpp) while the current one is computed
-};
-
 template <class Exec>
 struct filter_tiles {
   // Host: one thread per team and large tiles. The staged tile plus the row-pass buffer
@@ -45,8 +37,8 @@ struct filter_tiles {
   // TeamSize / Lanes groups of RowsPerThread rows down it.
   static constexpr bool RegisterTiles = false;
   static constexpr int Lanes = 1, RowsPerThread = 1;
-  static constexpr tile_staging Staging = tile_staging::one_tile_per_team;
-  // (Register tiles only: Staging, StageSlots, MinTeamsPerSM, concurrent_teams and
+  static constexpr bool Pipelined = false;
+  // (Register tiles only: Pipelined true, StageSlots, MinTeamsPerSM, concurrent_teams and
   // SeparableFromRadius, described in backends/cuda/filter_tiles_cuda.hpp.)
 };
 

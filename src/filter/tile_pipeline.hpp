@@ -1,43 +1,29 @@
 #pragma once
-// How the GPU filter kernels (filter_register_tiles.hpp) go over the tiles, as Tiles::Staging
-// (src/filter/filter_tiles.hpp) says:
+// How the GPU filter kernels (filter_register_tiles.hpp) go over the tiles: one tile per team,
+// staged then computed (Tiles::Pipelined false, the CUDA default), or pipelined (true):
 //
-// one_tile_per_team: stage the tile, barrier, compute it. Only the teams that happen to be
-//   staging have loads in flight: about 60% of copy bandwidth for a 3x3 stencil on the H200.
+// A team is persistent: it computes tile after tile (its league rank, then + league size, ...).
+// Before it computes tile i from scratch, each thread issues the loads of its share of tile i+1's
+// staged area into registers; they complete while the team computes, and go to scratch after it:
 //
-// register_prefetch: teams are persistent, each computes tile after tile (its league rank, then
-//   + league size, ...). Before it computes tile i from scratch, each thread issues the loads of
-//   its share of tile i+1's staged area into registers; they complete while the team computes,
-//   and go to scratch after it:
-//     regs <- load(tile 0)
-//     for each tile i of the team:
-//       scratch <- regs | barrier | regs <- load(tile i+1) | compute tile i from scratch | barrier
-//   Measured on the H200, slower (3x3: 0.51 of copy against 0.60): the prefetch registers (40 a
-//   thread) cap an SM at three teams, and the compute phase, with half the warps, is latency-bound
-//   (bench/results/h200.md, step 6).
+//   regs <- load(tile 0)
+//   for each tile i of the team:
+//     scratch <- regs | barrier | regs <- load(tile i+1) | compute tile i from scratch | barrier
 //
-// double_buffered: persistent teams with two staged buffers in scratch. The copies of tile i+1
-//   into one buffer go straight from global memory to scratch (cp.async: no registers hold them,
-//   core/async_copy.hpp) while the team computes tile i from the other:
-//     buffer 0 <~ copy(tile 0)
-//     for each tile i of the team:
-//       wait for own copies | barrier | buffer (i+1)%2 <~ copy(tile i+1) | compute tile i from buffer i%2
-//   One barrier a tile: a buffer is refilled only after the barrier that every thread passes
-//   once done computing from it.
-//
-// Tiles whose staged area reaches outside the image (or, for register_prefetch, does not fit the
-// registers; for double_buffered, uint8 images, which are converted while staged) are staged
-// directly (stage_rows), without the overlap: they are the image's edge, a few percent of its tiles.
+// The aim: with one tile per team, only the teams that happen to be staging have loads in flight
+// (about 60% of copy bandwidth on the H200 for a 3x3 stencil). Measured on the H200, the pipeline
+// was slower (3x3: 0.51 of copy against 0.60): the prefetch registers (40 a thread) cap a team at
+// 80 registers and an SM at three teams, and the compute phase, now with half the warps of the
+// one-tile-per-team kernel, is latency-bound (bench/results/h200.md, step 6). Tiles whose staged
+// area reaches outside the image, or does not fit in the registers, are staged directly
+// (stage_rows), without the overlap: they are the image's edge (a few percent of an image's
+// tiles) or shapes the tile chooser could not fit.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include <type_traits>
-
-#include "core/async_copy.hpp"
 #include "core/unroll.hpp"
 #include "filter/border_index.hpp"
 #include "filter/filter_tile.hpp"
-#include "filter/filter_tiles.hpp"
 
 namespace pk::detail {
 
@@ -57,17 +43,6 @@ KOKKOS_INLINE_FUNCTION bool staged_inside_image(const tile_grid& g, const tile_b
   const int r = g.radius;
   return t.y0 - r >= 0 && t.y0 + t.h + r <= g.height && t.x0 - r >= 0 && t.x0 + t.w + r <= g.width;
 }
-
-// A whole tile (every staged element is a pixel: no padding rows or columns) whose staged area
-// lies inside the image: it can be copied as a block, without border lookups.
-KOKKOS_INLINE_FUNCTION bool whole_tile_inside_image(const tile_grid& g, const tile_box& t) {
-  return t.h + 2 * g.radius == g.staged_rows && (t.w + 2 * g.radius) * g.channels == g.staged_pitch &&
-         staged_inside_image(g, t);
-}
-
-// How many staged areas a team's scratch holds.
-template <class Tiles>
-inline constexpr int staged_buffers = Tiles::Staging == tile_staging::double_buffered ? 2 : 1;
 
 // The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch), by whole warps
 // per row, border sources looked up per element where the area leaves the image. Staged rows
@@ -132,24 +107,6 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
   }
 }
 
-// A whole tile inside the image (whole_tile_inside_image), copied into `staged` by asynchronous
-// copies (core/async_copy.hpp): whole warps per staged row, lanes on consecutive elements, so a
-// warp's copies read one contiguous run of the image. Visible to the team after
-// async_copies_commit, async_copies_wait and a barrier.
-template <class Tiles, class Member>
-KOKKOS_INLINE_FUNCTION void stage_rows_async(const Member& team, const float* image, const tile_grid& g,
-                                             const tile_box& t, float* staged) {
-  using threads = register_tile_threads<Tiles>;
-  const threads th(team);
-  const float* src = image + ((t.y0 - g.radius) * g.width + (t.x0 - g.radius)) * g.channels;
-  const std::int64_t src_pitch = g.width * g.channels;
-  for (int yy = th.warp; yy < g.staged_rows; yy += threads::Warps) {
-    const float* src_row = src + yy * src_pitch;
-    float* dst_row = staged + yy * g.staged_pitch;
-    for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) copy_async(dst_row + e, src_row + e);
-  }
-}
-
 // One thread's share of a tile's staged area, loaded into registers ahead of time. The area
 // (g.staged_rows x g.staged_pitch floats) is read as one flat list: thread `rank` owns elements
 // k = rank + TeamSize * j for j < Slots, so consecutive threads load consecutive elements of a
@@ -174,7 +131,8 @@ class staged_tile_prefetch {
   // no padding), whose staged area fits them, needs no border lookups and spans fewer than 2^31
   // image elements.
   KOKKOS_INLINE_FUNCTION static bool fits(const tile_grid& g, const tile_box& t) {
-    return whole_tile_inside_image(g, t) && g.staged_floats() <= std::int64_t(Team) * Slots &&
+    return t.h + 2 * g.radius == g.staged_rows && (t.w + 2 * g.radius) * g.channels == g.staged_pitch &&
+           g.staged_floats() <= std::int64_t(Team) * Slots && staged_inside_image(g, t) &&
            g.staged_rows * g.width * g.channels < std::int64_t(2147483647);
   }
 
@@ -206,62 +164,38 @@ class staged_tile_prefetch {
   int m_rank, m_first_element, m_first_offset, m_step_elements, m_step_offset, m_wrap_offset;
 };
 
-// Runs compute(tile, staged) for every tile of this team, with the tile staged at `staged` (the
-// tile plus halo, g.staged_rows x g.staged_pitch floats): one tile (one_tile_per_team), or the
-// team's tiles (league rank, + league size, ...), the next one's loads in flight meanwhile (see
-// the top). `scratch` holds staged_buffers<Tiles> staged areas.
+// Runs compute(tile) for every tile of this team (league rank, + league size, ...), each staged
+// in `staged` when compute runs, the next one's loads in flight meanwhile (see the top); with
+// Tiles::Pipelined false, for the one tile of this team.
 // compute may use team barriers: every thread of a team runs the same tiles.
 template <class Tiles, class Member, class T, class Compute>
 KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
-                                                 border mode, float* scratch, Compute&& compute) {
-  if constexpr (Tiles::Staging == tile_staging::one_tile_per_team) {
-    // run_tiles launches a team per tile: stage, then compute.
+                                                 border mode, float* staged, Compute&& compute) {
+  if constexpr (!Tiles::Pipelined) {
+    // One tile per team (run_tiles launches a team per tile): stage, then compute.
     const tile_box t = g.tile(team.league_rank());
-    stage_rows<Tiles>(team, image, g, t, mode, scratch);
+    stage_rows<Tiles>(team, image, g, t, mode, staged);
     team.team_barrier();  // compute reads what other threads staged
-    compute(t, static_cast<const float*>(scratch));
+    compute(t);
   } else {
+    using prefetch = staged_tile_prefetch<Tiles, T>;
     const int tiles = g.tile_count(), step = team.league_size();
+    prefetch next(team.team_rank(), g);
     int i = team.league_rank();
     const auto has_next = [&] { return step < tiles - i; };  // i + step < tiles, without overflow
-    if constexpr (Tiles::Staging == tile_staging::double_buffered) {
-      float* const buffers[2] = {scratch, scratch + g.staged_floats()};
-      const auto stage = [&](int tile, float* buffer) {
-        const tile_box t = g.tile(tile);
-        if constexpr (std::is_same_v<T, float>) {
-          if (whole_tile_inside_image(g, t)) return stage_rows_async<Tiles>(team, image, g, t, buffer);
-        }
-        stage_rows<Tiles>(team, image, g, t, mode, buffer);
-      };
-      if (i < tiles) stage(i, buffers[0]);
-      async_copies_commit();
-      for (int current = 0; i < tiles; current ^= 1) {
-        async_copies_wait();
-        team.team_barrier();  // tile i is staged (every thread's copies); the other buffer is free
-        const bool more = has_next();
-        if (more) stage(i + step, buffers[current ^ 1]);
-        async_copies_commit();
-        compute(g.tile(i), static_cast<const float*>(buffers[current]));
-        i = more ? i + step : tiles;
-      }
-    } else {
-      static_assert(Tiles::Staging == tile_staging::register_prefetch, "a tile_staging this loop knows");
-      using prefetch = staged_tile_prefetch<Tiles, T>;
-      prefetch next(team.team_rank(), g);
-      bool loaded = i < tiles && prefetch::fits(g, g.tile(i));
-      if (loaded) next.load(image, g, g.tile(i));
-      for (; i < tiles; i = has_next() ? i + step : tiles) {
-        const tile_box t = g.tile(i);
-        if (loaded)
-          next.store(g, scratch);
-        else
-          stage_rows<Tiles>(team, image, g, t, mode, scratch);
-        team.team_barrier();  // compute reads what other threads staged
-        loaded = has_next() && prefetch::fits(g, g.tile(i + step));
-        if (loaded) next.load(image, g, g.tile(i + step));
-        compute(t, static_cast<const float*>(scratch));
-        team.team_barrier();  // the next tile's staging overwrites what compute read
-      }
+    bool loaded = i < tiles && prefetch::fits(g, g.tile(i));
+    if (loaded) next.load(image, g, g.tile(i));
+    for (; i < tiles; i = has_next() ? i + step : tiles) {
+      const tile_box t = g.tile(i);
+      if (loaded)
+        next.store(g, staged);
+      else
+        stage_rows<Tiles>(team, image, g, t, mode, staged);
+      team.team_barrier();  // compute reads what other threads staged
+      loaded = has_next() && prefetch::fits(g, g.tile(i + step));
+      if (loaded) next.load(image, g, g.tile(i + step));
+      compute(t);
+      team.team_barrier();  // the next tile's staging overwrites what compute read
     }
   }
 }
@@ -275,7 +209,7 @@ KOKKOS_INLINE_FUNCTION void for_each_output_column(const Member& team, const til
   using threads = register_tile_threads<Tiles>;
   const threads th(team);
   const int used = t.w * channels, groups = (t.h + threads::Rows - 1) / threads::Rows;
-  if constexpr (Tiles::Staging == tile_staging::register_prefetch) {
+  if constexpr (Tiles::Pipelined) {
     // Not unrolled: each copy of a column's body would keep its own accumulators live, next to
     // the registers holding the next tile.
     PK_NO_UNROLL
