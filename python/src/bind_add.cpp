@@ -27,11 +27,11 @@ py::array elementwise(const char* who, double alpha, const py::object& a_obj, do
     auto sa = const_span<float>(a), sb = const_span<float>(b);
     auto sc = mutable_span<float>(c);
     const auto fa = static_cast<float>(alpha), fb = static_cast<float>(beta);
-    run_kernel([&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, fa, sa, fb, sb, sc); });
+    run_kernel(on, [&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, fa, sa, fb, sb, sc); });
   } else {
     auto sa = const_span<double>(a), sb = const_span<double>(b);
     auto sc = mutable_span<double>(c);
-    run_kernel([&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, alpha, sa, beta, sb, sc); });
+    run_kernel(on, [&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, alpha, sa, beta, sb, sc); });
   }
   return c;
 }
@@ -45,10 +45,10 @@ py::array scale_in_place(double alpha, const py::object& x_obj, const py::object
   const pk::backend on = backend_arg(backend);
   if (e == element::float32) {
     auto sx = mutable_span<float>(x);
-    run_kernel([&] { pk::scale(on, static_cast<float>(alpha), sx); });
+    run_kernel(on, [&] { pk::scale(on, static_cast<float>(alpha), sx); });
   } else {
     auto sx = mutable_span<double>(x);
-    run_kernel([&] { pk::scale(on, alpha, sx); });
+    run_kernel(on, [&] { pk::scale(on, alpha, sx); });
   }
   return x;
 }

@@ -37,7 +37,7 @@ py::dict describe(const pk::device_info& d) {
 py::list devices(const py::object& backend) {
   const pk::backend b = backend_arg(backend);
   std::vector<pk::device_info> found;
-  run_kernel([&] { found = pk::list_devices(b); });  // the OpenMP threads and the GPUs are Kokkos' to report
+  run_kernel(b, [&] { found = pk::list_devices(b); });  // the OpenMP threads and the GPUs are Kokkos' to report
   py::list out;
   for (const auto& d : found) out.append(describe(d));
   return out;
@@ -77,7 +77,9 @@ Starts Kokkos if it is not running yet.)");
 cores) and device (CUDA device number, default 0).
 
 Optional: the first kernel call starts Kokkos with its defaults. Settings are fixed once Kokkos
-runs, so a later initialize(threads=...) raises RuntimeError. Kokkos stops at interpreter exit.)");
+runs, so a later initialize(threads=...) raises RuntimeError. Kokkos stops at interpreter exit.
+With Kokkos 3.x (see kokkos_version), openmp kernels run only on the thread that started Kokkos.)");
+  m.attr("kokkos_version") = kokkos_version();
   m.def("is_initialized", &pk::is_initialized, "Whether Kokkos is running (started by this module or by the application).");
 }
 

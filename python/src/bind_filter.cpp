@@ -56,7 +56,7 @@ void run_filter(pk::backend on, const pk::filter_spec& spec, const py::array& in
                 pk::border border) {
   const pk::image_ref<const T> in_ref{static_cast<const T*>(in.data()), s.height, s.width, s.channels};
   const pk::image_ref<T> out_ref{static_cast<T*>(out.mutable_data()), s.height, s.width, s.channels};
-  run_kernel([&] { pk::apply(on, spec, in_ref, out_ref, border); });
+  run_kernel(on, [&] { pk::apply(on, spec, in_ref, out_ref, border); });
 }
 
 py::array filter_image(const char* who, const py::object& image, const pk::filter_spec& spec,

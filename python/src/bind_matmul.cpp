@@ -37,7 +37,7 @@ void run_gemm(pk::backend on, pk::op op_a, pk::op op_b, std::int64_t m, std::int
   auto sa = const_span<T>(a), sb = const_span<T>(b);
   auto sc = mutable_span<T>(c);
   const auto ta = static_cast<T>(alpha), tb = static_cast<T>(beta);
-  run_kernel([&] { pk::gemm(on, op_a, op_b, m, n, k, ta, sa, sb, tb, sc); });
+  run_kernel(on, [&] { pk::gemm(on, op_a, op_b, m, n, k, ta, sa, sb, tb, sc); });
 }
 
 py::array matmul(const py::object& a_obj, const py::object& b_obj, const py::object& out, double alpha, double beta,

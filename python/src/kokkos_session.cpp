@@ -2,98 +2,44 @@
 
 #include <Python.h>
 
-#include <condition_variable>
+#include <Kokkos_Macros.hpp>  // KOKKOS_VERSION
+
 #include <exception>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
-#include <utility>
 
 namespace pkpy {
 
 namespace {
 
-// The kernel thread: runs the jobs callers hand it, one at a time, each to completion.
-class kernel_thread {
- public:
-  explicit kernel_thread(const pk::runtime_options& options) : worker_([this, options] { serve(options); }) {}
-
-  void run(const std::function<void()>& f) {
-    std::unique_lock<std::mutex> lock(m_);
-    changed_.wait(lock, [&] { return !busy_ || quit_; });
-    if (quit_) throw std::runtime_error("portable_kernels: Kokkos was finalized at interpreter exit");
-    busy_ = true;
-    job_ = &f;
-    done_ = false;
-    changed_.notify_all();
-    changed_.wait(lock, [&] { return done_; });  // a queued job always runs, even when quit_ comes meanwhile
-    busy_ = false;
-    std::exception_ptr failure = std::exchange(failure_, nullptr);
-    changed_.notify_all();
-    lock.unlock();
-    if (failure) std::rethrow_exception(failure);
-  }
-
-  void stop() {
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      quit_ = true;
-    }
-    changed_.notify_all();
-    worker_.join();
-  }
-
- private:
-  void serve(const pk::runtime_options& options) {
-    std::unique_ptr<pk::runtime> kokkos;
-    std::exception_ptr start_failure;
-    try {
-      kokkos = std::make_unique<pk::runtime>(options);
-    } catch (...) {
-      start_failure = std::current_exception();
-    }
-    std::unique_lock<std::mutex> lock(m_);
-    for (;;) {
-      changed_.wait(lock, [&] { return job_ != nullptr || quit_; });
-      if (!job_) break;
-      const std::function<void()>* job = std::exchange(job_, nullptr);
-      lock.unlock();
-      std::exception_ptr failure = start_failure;
-      if (!failure) {
-        try {
-          (*job)();
-        } catch (...) {
-          failure = std::current_exception();
-        }
-      }
-      lock.lock();
-      failure_ = failure;
-      done_ = true;
-      changed_.notify_all();
-    }
-    lock.unlock();
-    kokkos.reset();  // Kokkos::finalize on the thread that initialized it
-  }
-
-  std::mutex m_;
-  std::condition_variable changed_;
-  const std::function<void()>* job_ = nullptr;
-  bool busy_ = false, done_ = false, quit_ = false;
-  std::exception_ptr failure_;
-  std::thread worker_;  // last: it starts serving once the members above exist
-};
-
-// Touched with the GIL held only. Never deleted: a daemon thread may still be inside run() when
-// the interpreter exits, and there is no static destructor to race with it.
-kernel_thread* kernels = nullptr;
+// Touched with the GIL held only (the mutex aside).
+pk::runtime* session = nullptr;  // deleted by stop_kokkos, never by a static destructor after Python
+std::thread::id kokkos_thread;
 const char* stopped_because = nullptr;
+std::mutex one_kernel_at_a_time;  // Kokkos' execution space instances are not for concurrent launches
+
+constexpr bool openmp_bound_to_its_thread = KOKKOS_VERSION < 40000;
 
 void require_not_stopped() {
   if (stopped_because) throw std::runtime_error(std::string("portable_kernels: ") + stopped_because);
 }
 
+void require_callable_from_this_thread(pk::backend on) {
+  if (openmp_bound_to_its_thread && on == pk::backend::openmp && std::this_thread::get_id() != kokkos_thread)
+    throw std::runtime_error(std::string("portable_kernels: with Kokkos ") + kokkos_version() +
+                             ", openmp kernels run only on the thread that started Kokkos (the one that made the "
+                             "first call, or initialize()); from this thread use backend='serial'");
+}
+
 }  // namespace
+
+const char* kokkos_version() {
+  static const std::string v = std::to_string(KOKKOS_VERSION / 10000) + "." +
+                               std::to_string(KOKKOS_VERSION / 100 % 100) + "." + std::to_string(KOKKOS_VERSION % 100);
+  return v.c_str();
+}
 
 void without_gil(const std::function<void()>& f) {
   PyThreadState* state = PyEval_SaveThread();
@@ -109,34 +55,43 @@ void without_gil(const std::function<void()>& f) {
 
 void start_kokkos(const pk::runtime_options& options) {
   require_not_stopped();
-  if (kernels) {
+  if (session) {
     if (options.threads > 0 || options.device >= 0)
       throw std::runtime_error("portable_kernels.initialize: Kokkos is already running (threads and device are "
                                "fixed when it starts: call initialize() before the first kernel)");
     return;
   }
-  kernels = new kernel_thread(options);
-  run_kernel([] { pk::require_initialized("portable_kernels"); });  // start-up errors show here
+  session = new pk::runtime(options);  // with the GIL held: no other thread starts it meanwhile
+  kokkos_thread = std::this_thread::get_id();
 }
 
-void run_kernel(const std::function<void()>& f) {
+void run_kernel(pk::backend on, const std::function<void()>& f) {
   require_not_stopped();
-  if (!kernels) start_kokkos({});
-  kernel_thread* k = kernels;
-  without_gil([&] { k->run(f); });
+  if (!session) start_kokkos({});
+  require_callable_from_this_thread(on);
+  without_gil([&] {
+    std::lock_guard<std::mutex> lock(one_kernel_at_a_time);
+    f();
+  });
 }
 
 void stop_kokkos() {
-  if (!kernels || stopped_because) return;
+  if (stopped_because) return;  // a forked child: its parent's Kokkos is not its to finalize
   stopped_because = "Kokkos was finalized at interpreter exit and cannot be restarted";
-  kernel_thread* k = kernels;
-  without_gil([&] { k->stop(); });  // a kernel running for another thread finishes first
+  if (!session) return;
+  pk::runtime* kokkos = session;
+  session = nullptr;
+  without_gil([&] {
+    std::lock_guard<std::mutex> lock(one_kernel_at_a_time);  // a kernel running for another thread finishes first
+    delete kokkos;
+  });
 }
 
 void forget_kokkos_after_fork() {
-  if (!kernels || stopped_because) return;
-  // The thread does not exist here: nothing may wait for it or join it (the object is never deleted).
-  stopped_because = "Kokkos was started before this process was forked; it runs in the parent only";
+  // The child has one thread, this one: no OpenMP pool, no kernel running, and a mutex that may
+  // have been copied locked. It must not touch Kokkos at all (session is never deleted here).
+  if (session && !stopped_because)
+    stopped_because = "Kokkos was started before this process was forked; it runs in the parent only";
 }
 
 }  // namespace pkpy

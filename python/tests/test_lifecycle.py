@@ -49,6 +49,7 @@ def test_initialize_sets_the_openmp_threads():
 
 
 def test_kernels_from_several_threads():
+    # Kernels release the GIL and run one at a time; serial (and cuda) take calls from any thread.
     proc = run_python("""
         import numpy as np, portable_kernels as pk
         from concurrent.futures import ThreadPoolExecutor
@@ -57,22 +58,69 @@ def test_kernels_from_several_threads():
         b = rng.standard_normal((48, 32))
         want = a @ b
         def work(i):
-            return np.max(np.abs(pk.matmul(a, b) - want)) < 1e-12
+            return np.max(np.abs(pk.matmul(a, b, backend="serial") - want)) < 1e-12
         with ThreadPoolExecutor(8) as pool:
             print(all(pool.map(work, range(200))))
     """)
     finished_cleanly(proc, "True")
 
 
+def test_openmp_from_another_thread():
+    # Kokkos 3.x binds its OpenMP pool to the thread that started Kokkos: other threads are told so.
+    proc = run_python("""
+        import threading, numpy as np, portable_kernels as pk
+        if "openmp" not in pk.backends():
+            print("no openmp")
+            raise SystemExit
+        pk.add(np.ones(4), np.ones(4), backend="openmp")  # Kokkos starts on the main thread
+        result = []
+        def other():
+            try:
+                result.append(float(pk.add(np.ones(4), np.ones(4), backend="openmp").sum()))
+            except RuntimeError as e:
+                result.append(str(e))
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        print(result[0])
+    """)
+    last = proc.stdout.strip().splitlines()[-1]
+    if last == "no openmp":
+        return
+    kokkos_major = int(pk_kokkos_version().split(".")[0])
+    if kokkos_major < 4:
+        assert "openmp kernels run only on the thread that started Kokkos" in last and "backend='serial'" in last
+    else:
+        assert last == "8.0"
+    assert proc.returncode == 0, proc.stderr
+
+
+def pk_kokkos_version():
+    import portable_kernels
+    return portable_kernels.kokkos_version
+
+
+def test_started_on_a_worker_thread_then_exit():
+    # Kokkos started by a thread that is gone by exit: finalized from the main thread, cleanly.
+    proc = run_python("""
+        import threading, numpy as np, portable_kernels as pk
+        t = threading.Thread(target=lambda: pk.add(np.ones(4), np.ones(4)))
+        t.start()
+        t.join()
+        print(float(pk.add(np.ones(4), np.ones(4), backend="serial").sum()))
+    """)
+    finished_cleanly(proc, "8.0")
+
+
 def test_exit_while_a_daemon_thread_runs_kernels():
     # The atexit handler waits for the running kernel, then finalizes; the daemon thread's next
-    # call finds Kokkos stopped (or is frozen by the interpreter's shutdown). No crash either way.
+    # call raises RuntimeError (or the thread is frozen by the interpreter's shutdown). No crash.
     proc = run_python("""
         import threading, time, numpy as np, portable_kernels as pk
         a = np.ones((200, 200))
         def loop():
             while True:
-                pk.matmul(a, a)
+                pk.matmul(a, a, backend="serial")
         threading.Thread(target=loop, daemon=True).start()
         time.sleep(0.5)
         print("exiting")
