@@ -48,8 +48,8 @@ endforeach()
 if(CMAKE_VERSION VERSION_LESS 3.18)
   set(PK_PYTHON_WHY_NOT "CMake ${CMAKE_VERSION} is older than 3.18 (FindPython's Development.Module)")
 elseif(NOT pk_python_choice)
-  set(PK_PYTHON_WHY_NOT "no Python interpreter that imports numpy (tried: ${pk_python_candidates}; "
-                        "Debian: apt-get install python3-numpy, or set PK_PYTHON_EXECUTABLE)")
+  string(REPLACE ";" ", " tried "${pk_python_candidates}")
+  set(PK_PYTHON_WHY_NOT "no Python interpreter that imports numpy (tried: ${tried}; Debian: apt-get install python3-numpy, or set PK_PYTHON_EXECUTABLE)")
 else()
   # FindPython before pybind11, so that pybind11 uses this interpreter rather than its own search.
   set(Python_EXECUTABLE ${pk_python_choice})
@@ -76,6 +76,7 @@ else()
 endif()
 
 if(PK_PYTHON_FOUND)
+  string(REPLACE ";" ", " pk_python_modules "${pk_python_modules}")
   message(STATUS "portable_kernels Python module: ${PK_PYTHON_EXECUTABLE} (Python ${Python_VERSION}, "
                  "pybind11 ${pybind11_VERSION}; has ${pk_python_modules})")
 else()
