@@ -20,8 +20,6 @@ std::string type_name(const py::handle& obj) {
   return py::str(py::type::handle_of(obj).attr("__name__")).cast<std::string>();
 }
 
-}  // namespace
-
 element element_of(const py::array& a) {
   const py::dtype dt = a.dtype();
   // A byte-swapped float32 has float32's type number too, but the kernels read native floats.
@@ -43,6 +41,8 @@ const char* name_of(element e) {
   }
   return "other";
 }
+
+}  // namespace
 
 py::array require_array(const py::handle& obj, const char* who, const char* name) {
   if (!py::isinstance<py::array>(obj))

@@ -19,9 +19,6 @@ namespace py = pybind11;
 // The element types the kernels have.
 enum class element { float32, float64, uint8, other };
 
-element element_of(const py::array& a);
-const char* name_of(element e);  // "float32", "float64", "uint8"
-
 // `obj` as an ndarray, or TypeError "<who>: <name> must be a numpy.ndarray, got list".
 py::array require_array(const py::handle& obj, const char* who, const char* name);
 

@@ -9,7 +9,24 @@ namespace pkpy {
 
 namespace {
 
-// c = alpha*a + beta*b (plain_add: c = a + b, pk's faster path), arrays of any one shape.
+// c = alpha*a + beta*b (plain_add: c = a + b, pk's faster path) on arrays of element type T.
+template <class T>
+void axpby_into(pk::backend on, bool plain_add, double alpha, const py::array& a, double beta, const py::array& b,
+                py::array& c) {
+  auto sa = const_span<T>(a), sb = const_span<T>(b);
+  auto sc = mutable_span<T>(c);
+  const auto ta = static_cast<T>(alpha), tb = static_cast<T>(beta);
+  run_kernel(on, [&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, ta, sa, tb, sb, sc); });
+}
+
+template <class T>
+void scale_of(pk::backend on, double alpha, py::array& x) {
+  auto sx = mutable_span<T>(x);
+  const auto t = static_cast<T>(alpha);
+  run_kernel(on, [&] { pk::scale(on, t, sx); });
+}
+
+// Arrays of any one shape, float32 or float64.
 py::array elementwise(const char* who, double alpha, const py::object& a_obj, double beta, const py::object& b_obj,
                       const py::object& out, const py::object& backend, bool plain_add) {
   const py::array a = require_array(a_obj, who, "a");
@@ -23,16 +40,10 @@ py::array elementwise(const char* who, double alpha, const py::object& a_obj, do
   require_c_contiguous(b, who, "b");
   const pk::backend on = backend_arg(backend);
   py::array c = output_array(out, shape_of(a), e, who);
-  if (e == element::float32) {
-    auto sa = const_span<float>(a), sb = const_span<float>(b);
-    auto sc = mutable_span<float>(c);
-    const auto fa = static_cast<float>(alpha), fb = static_cast<float>(beta);
-    run_kernel(on, [&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, fa, sa, fb, sb, sc); });
-  } else {
-    auto sa = const_span<double>(a), sb = const_span<double>(b);
-    auto sc = mutable_span<double>(c);
-    run_kernel(on, [&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, alpha, sa, beta, sb, sc); });
-  }
+  if (e == element::float32)
+    axpby_into<float>(on, plain_add, alpha, a, beta, b, c);
+  else
+    axpby_into<double>(on, plain_add, alpha, a, beta, b, c);
   return c;
 }
 
@@ -43,13 +54,10 @@ py::array scale_in_place(double alpha, const py::object& x_obj, const py::object
   require_c_contiguous(x, who, "x");
   require_writeable(x, who, "x");
   const pk::backend on = backend_arg(backend);
-  if (e == element::float32) {
-    auto sx = mutable_span<float>(x);
-    run_kernel(on, [&] { pk::scale(on, static_cast<float>(alpha), sx); });
-  } else {
-    auto sx = mutable_span<double>(x);
-    run_kernel(on, [&] { pk::scale(on, alpha, sx); });
-  }
+  if (e == element::float32)
+    scale_of<float>(on, alpha, x);
+  else
+    scale_of<double>(on, alpha, x);
   return x;
 }
 
