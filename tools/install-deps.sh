@@ -15,8 +15,12 @@ jobs=$(nproc)
 
 # python-matplotlib-data (2.7 MB, arch-independent) ships a real photograph, sample_data/grace_hopper.jpg,
 # that the image tests and examples use; nothing of it is copied into this repository.
+# The Python module (python/) builds against Debian's own interpreter, /usr/bin/python3: its headers
+# (python3-dev), pybind11-dev, numpy; pytest runs its tests, and python3-sklearn ships the 8x8
+# handwritten digits that examples/python/train_digits.py learns (no download at run time).
 debian_packages=(g++ cmake ninja-build pkg-config doctest-dev libpng-dev libjpeg62-turbo-dev
-                 libopenblas-dev libopencv-imgproc-dev python-matplotlib-data)
+                 libopenblas-dev libopencv-imgproc-dev python-matplotlib-data
+                 python3-dev pybind11-dev python3-numpy python3-pytest python3-sklearn)
 
 missing=()
 for p in "${debian_packages[@]}"; do
