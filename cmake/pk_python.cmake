@@ -24,6 +24,21 @@ print(';'.join(m for m in ('numpy', 'pytest', 'sklearn') if u.find_spec(m)))"
   set(${out} "${modules}" PARENT_SCOPE)
 endfunction()
 
+# A module is a shared object, so a static Kokkos must have been compiled position-independent,
+# which Kokkos' own defaults are not (tools/install-deps.sh builds it so; a CUDA Kokkos built by
+# hand often is not). Linking a one-function shared object against Kokkos tells, once per build tree.
+if(NOT DEFINED PK_KOKKOS_FITS_A_MODULE)
+  set(pk_probe ${CMAKE_BINARY_DIR}/CMakeFiles/pk_kokkos_pic_probe)
+  file(WRITE ${pk_probe}/probe.cpp "namespace Kokkos { bool is_initialized() noexcept; }\n"
+                                   "extern \"C\" int pk_probe() { return Kokkos::is_initialized() ? 1 : 0; }\n")
+  try_compile(pk_kokkos_fits_a_module ${pk_probe}/build SOURCES ${pk_probe}/probe.cpp
+              CMAKE_FLAGS -DCMAKE_POSITION_INDEPENDENT_CODE=ON
+              LINK_OPTIONS -shared
+              LINK_LIBRARIES Kokkos::kokkoscore)
+  set(PK_KOKKOS_FITS_A_MODULE ${pk_kokkos_fits_a_module} CACHE INTERNAL "Kokkos links into a shared object")
+endif()
+set(pk_kokkos_fits_a_module ${PK_KOKKOS_FITS_A_MODULE})
+
 set(pk_python_modules "")
 if(PK_PYTHON_EXECUTABLE)
   set(pk_python_candidates ${PK_PYTHON_EXECUTABLE})
@@ -60,6 +75,10 @@ else()
     find_package(pybind11 2.6 CONFIG QUIET)
     if(NOT pybind11_FOUND)
       set(PK_PYTHON_WHY_NOT "pybind11 not found (Debian: apt-get install pybind11-dev)")
+    elseif(NOT pk_kokkos_fits_a_module)
+      string(CONCAT PK_PYTHON_WHY_NOT "the Kokkos found (${Kokkos_DIR}) is a static library compiled without -fPIC, which no "
+                            "shared object such as a Python module can link: rebuild it with "
+                            "-DCMAKE_POSITION_INDEPENDENT_CODE=ON or -DBUILD_SHARED_LIBS=ON")
     else()
       set(PK_PYTHON_FOUND ON)
       set(PK_PYTHON_EXECUTABLE ${pk_python_choice})
