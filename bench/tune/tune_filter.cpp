@@ -1,5 +1,7 @@
 // Filter tile shapes swept on the GPU: every shape below against copy bandwidth on the same
 // 8192 x 8192 image, so that the choice in backends/cuda/filter_tiles_cuda.hpp is a measurement.
+// Only the kernels of the targets are compiled per shape (3x3 and 5x5 stencils, Sobel, the 5x5
+// separable pass), not every radius: that keeps the sweep's build short.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <exception>
@@ -15,11 +17,12 @@ namespace pk_tune {
 namespace {
 
 // Register tiles (src/filter/filter_register_tiles.hpp): W x H pixels per team of Team threads in
-// warps of 32, each thread a column of H / (Team / 32) rows; Slots prefetch registers a thread;
-// Teams persistent teams an SM (tile_pipeline.hpp).
+// warps of 32, each thread a column of H / (Team / 32) rows; Slots prefetch registers a thread for
+// the pipelined persistent teams (tile_pipeline.hpp), at least Teams of them an SM (LaunchBounds:
+// at most 65536 / (Team * Teams) registers a thread); Slots 0: one tile a team.
 template <int W, int H, int Team, int Slots = 0, int Teams = 3>
 struct tiles {
-  static constexpr bool Pipelined = Slots > 0;  // Slots 0: one tile per team
+  static constexpr bool Pipelined = Slots > 0;
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
   static constexpr int RowsPerThread = H / (Team / 32);
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
@@ -35,32 +38,54 @@ struct tiles {
   }
 };
 
+enum class kernel { conv3, conv5, gaussian5_separable, sobel };
+
+// One kernel with one tile shape, launched as pk::filter would (run_tiles shrinks the tile to the
+// scratch limit), with a fixed radius: no other radius is compiled.
 template <class T, class Tiles>
-void time_shape(const pk::image_view<T, exec>& in, const pk::image_view<T, exec>& out, const pk::filter_spec& f,
-                const std::string& what, double copy_rate, int runs) {
+void launch(kernel which, const pk::image_view<const T, exec>& in, const pk::image_view<T, exec>& out,
+            const pk::filter_kernel& k) {
+  namespace d = pk::detail;
+  d::tile_grid grid{};
+  grid.height = in.extent(0), grid.width = in.extent(1), grid.channels = static_cast<int>(in.extent(2));
+  grid.radius = k.size / 2;
+  d::kernel_weights weights{};
+  d::kernel_taps row{}, column{};
+  for (int i = 0; i < k.size * k.size; ++i) weights.w[i] = k.weights[i];
+  for (std::size_t i = 0; i < k.row.size(); ++i) row.t[i] = k.row[i], column.t[i] = k.column[i];
+  const auto b = pk::border::reflect101;
+  exec space;
+  switch (which) {
+    case kernel::conv3:
+      return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 1>{in, out, grid, b, weights});
+    case kernel::conv5:
+      return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 2>{in, out, grid, b, weights});
+    case kernel::gaussian5_separable:
+      return d::run_tiles<Tiles>("tune", space,
+                                 d::SeparableRegisterTile<T, exec, Tiles, 2>{in, out, grid, b, row, column});
+    case kernel::sobel:
+      return d::run_tiles<Tiles>("tune", space, d::SobelRegisterTile<T, exec, Tiles>{in, out, grid, b});
+  }
+}
+
+template <class T, class Tiles>
+void time_shape(kernel which, const pk::image_view<T, exec>& in, const pk::image_view<T, exec>& out,
+                const pk::filter_kernel& k, const std::string& what, double copy_rate, int runs) {
   exec space;
   pk_bench::timing t;
   try {
-    t = pk_bench::measure(
-        space,
-        [&] {
-          if (f.op == pk::filter_op::sobel_magnitude)
-            pk::detail::sobel_magnitude_tiled<exec, T, Tiles>(space, in, out, pk::border::reflect101);
-          else
-            pk::detail::filter_tiled<exec, T, Tiles>(space, in, out, f.kernel, pk::border::reflect101);
-        },
-        runs);
+    t = pk_bench::measure(space, [&] { launch<T, Tiles>(which, in, out, k); }, runs);
   } catch (const std::exception& e) {
-    std::printf("filter %-26s %-22s failed: %s\n", what.c_str(), Tiles::name().c_str(), e.what());
+    std::printf("filter %-24s %-42s failed: %s\n", what.c_str(), Tiles::name().c_str(), e.what());
     return;
   }
   const double rate = 2.0 * double(in.span()) * sizeof(T) / (t.median_ms * 1e6);
-  std::printf("filter %-26s %-22s %8.3f ms %8.1f GB/s  ratio %.3f\n", what.c_str(), Tiles::name().c_str(), t.median_ms,
+  std::printf("filter %-24s %-42s %8.3f ms %8.1f GB/s  ratio %.3f\n", what.c_str(), Tiles::name().c_str(), t.median_ms,
               rate, rate / copy_rate);
 }
 
 template <class T, class... Shapes>
-void sweep(int h, int w, int c, const pk::filter_spec& f, const std::string& what, int runs) {
+void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs) {
   exec space;
   pk_bench::random_stream rng;
   pk::image_view<T, exec> in("in", h, w, c), out("out", h, w, c), copy("copy", h, w, c);
@@ -68,8 +93,8 @@ void sweep(int h, int w, int c, const pk::filter_spec& f, const std::string& wha
   const auto t = pk_bench::measure(
       space, [&] { pk_bench::peer_copy(space, copy.data(), in.data(), in.span() * sizeof(T)); }, runs);
   const double copy_rate = 2.0 * double(in.span()) * sizeof(T) / (t.median_ms * 1e6);
-  std::printf("filter %-26s copy %.1f GB/s\n", what.c_str(), copy_rate);
-  (time_shape<T, Shapes>(in, out, f, what, copy_rate, runs), ...);
+  std::printf("filter %-24s copy %.1f GB/s\n", what.c_str(), copy_rate);
+  (time_shape<T, Shapes>(which, in, out, k, what, copy_rate, runs), ...);
 }
 
 }  // namespace
@@ -79,15 +104,15 @@ void tune_filter(int runs) {
   std::vector<float> w3(9), w5(25);
   for (float& x : w3) x = float(rng.unit() / 9);
   for (float& x : w5) x = float(rng.unit() / 25);
-  const pk::filter_spec conv3{pk::filter_op::convolve, pk::custom_kernel(3, w3)};
-  const pk::filter_spec conv5{pk::filter_op::convolve, pk::custom_kernel(5, w5)};
-#define PK_TUNE_FILTER_SHAPES                                                                              \
-  tiles<256, 32, 256>, tiles<128, 32, 256>, tiles<256, 32, 256, 40, 3>, tiles<128, 32, 128, 40, 6>
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, conv3, "conv 3x3 float", runs);
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, conv5, "conv 5x5 float", runs);
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, pk::parse_filter("gaussian15"), "gaussian 15 (sep.) float", runs);
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, pk::parse_filter("sobel"), "sobel float", runs);
-  sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, conv3, "conv 3x3 uint8 RGB", runs);
+  const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
+#define PK_TUNE_FILTER_SHAPES                                                                        \
+  tiles<256, 32, 256>, tiles<128, 32, 256>, tiles<128, 16, 128>, tiles<256, 16, 128>, tiles<256, 32, 256, 40, 3>
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs);
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs);
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs);
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5),
+                                      "gaussian 5 (sep.) float", runs);
+  sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs);
 #undef PK_TUNE_FILTER_SHAPES
 }
 

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!filter && !gemm) filter = gemm = true;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line as it is measured, also into a pipe
   pk::runtime kokkos;
   if (gemm) pk_tune::tune_gemm(runs);
   if (filter) pk_tune::tune_filter(runs);

@@ -1,0 +1,62 @@
+// load_image and save_image: PNG and JPEG files as uint8 numpy arrays, through pk's image I/O.
+#include "array_args.hpp"
+#include "bindings.hpp"
+#include "kokkos_session.hpp"
+
+#include <cstdint>
+#include <memory>
+
+#include <pk/image_io.hpp>
+
+namespace pkpy {
+
+namespace {
+
+std::string path_arg(const py::object& path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
+// The decoded pixels become the array's memory (no copy): the array owns the pk::image.
+py::array load(const py::object& path) {
+  const std::string p = path_arg(path);
+  auto img = std::make_unique<pk::image<std::uint8_t>>();
+  without_gil([&] { *img = pk::load_image(p); });  // decoding takes a while; it needs no Kokkos
+  std::vector<py::ssize_t> shape{img->height, img->width};
+  if (img->channels > 1) shape.push_back(img->channels);
+  std::uint8_t* pixels = img->pixels.data();
+  py::capsule owner(img.release(), [](void* p) { delete static_cast<pk::image<std::uint8_t>*>(p); });
+  return py::array(py::dtype("uint8"), shape, pixels, owner);
+}
+
+void save(const py::object& path, const py::object& image, int jpeg_quality) {
+  const char* who = "portable_kernels.save_image";
+  const std::string p = path_arg(path);
+  const py::array a = require_array(image, who, "image");
+  require_element(a, who, "image", {element::uint8});
+  const auto shape = shape_of(a);
+  if (!(a.ndim() == 2 || (a.ndim() == 3 && shape[2] >= 1 && shape[2] <= 4)))
+    throw py::value_error(std::string(who) + ": image has shape " + shape_string(shape) +
+                          ", expected (height, width) or (height, width, channels) with 1..4 channels");
+  require_c_contiguous(a, who, "image");
+  // pk::save_image takes an owning pk::image: one copy of the pixels, on the way to a file.
+  pk::image<std::uint8_t> img(static_cast<int>(shape[0]), static_cast<int>(shape[1]),
+                              a.ndim() == 3 ? static_cast<int>(shape[2]) : 1);
+  const auto* src = static_cast<const std::uint8_t*>(a.data());
+  std::copy(src, src + a.size(), img.pixels.begin());
+  without_gil([&] { pk::save_image(p, img, jpeg_quality); });
+}
+
+}  // namespace
+
+void bind_image_io(py::module_& m) {
+  using namespace py::literals;
+  m.def("load_image", &load, "path"_a,
+        R"(Reads a PNG or JPEG file (recognized by its bytes) as a uint8 array: H x W for gray images,
+H x W x C (C = 2, 3, 4: gray+alpha, RGB, RGBA) otherwise. Raises ValueError for a missing,
+unreadable or corrupt file.)");
+  m.def("save_image", &save, "path"_a, "image"_a, "jpeg_quality"_a = 95,
+        R"(Writes a uint8 H x W or H x W x C (C = 1..4) array as PNG or JPEG, chosen by the extension
+(.png, .jpg, .jpeg). JPEG drops alpha. Raises ValueError for another extension or a failed write.)");
+}
+
+}  // namespace pkpy
