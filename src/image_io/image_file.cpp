@@ -48,10 +48,6 @@ image_format format_for_name(const char* who, const std::string& path) {
   detail::image_fail(who, path, "unknown image file extension '", ext, "' (expected .png, .jpg or .jpeg)");
 }
 
-}  // namespace
-
-namespace {
-
 // The format is recognized by its first bytes, never by a name.
 image<std::uint8_t> decode(const detail::encoded_image& in, const char* empty, const char* unknown) {
   const unsigned char png_signature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};

@@ -19,16 +19,18 @@ void require_dimension(const char* who, const char* name, std::int64_t value) {
 template <class T>
 void require_matrix(const char* who, const char* name, span<T> s, std::int64_t rows, std::int64_t cols,
                     const char* dims, const char* op_name, op o) {
-  const std::string why = std::string(dims) + " = " + std::to_string(rows) + "*" + std::to_string(cols) + ", " +
-                          name + " stored " + std::to_string(rows) + " x " + std::to_string(cols) +
-                          (op_name ? std::string(" for ") + op_name + " " + detail::op_name(o) : std::string());
   // m*k of 2^32 x 2^32 would wrap around to 0 and match an empty span: refused before it is formed.
   std::int64_t elements = 0, bytes = 0;
   if (!detail::checked_product(rows, cols, elements) ||
       !detail::checked_product(elements, static_cast<std::int64_t>(sizeof(T)), bytes))
     detail::fail(who, name, " would have ", dims, " = ", rows, "*", cols, " elements, more than any array can hold");
   detail::require_addressable(who, name, s.size(), sizeof(T));
-  detail::require_length(who, name, static_cast<std::int64_t>(s.size()), elements, why.c_str());
+  if (static_cast<std::int64_t>(s.size()) != elements) {  // the reason is formatted only for the error
+    const std::string why = std::string(dims) + " = " + std::to_string(rows) + "*" + std::to_string(cols) + ", " +
+                            name + " stored " + std::to_string(rows) + " x " + std::to_string(cols) +
+                            (op_name ? std::string(" for ") + op_name + " " + detail::op_name(o) : std::string());
+    detail::require_length(who, name, static_cast<std::int64_t>(s.size()), elements, why.c_str());
+  }
   if (!s.empty() && s.data() == nullptr) detail::fail(who, name, " is null with ", s.size(), " elements");
 }
 
