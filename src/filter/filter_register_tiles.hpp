@@ -198,7 +198,9 @@ struct SobelRegisterTile {
             const int d = i - o;
             if (d < 0 || d > 2) continue;
             gx[o] += (d == 1 ? 2.f : 1.f) * difference;
-            gy[o] += static_cast<float>(d - 1) * smoothed;
+            // (The middle row's d/dy weight is 0: not read, so a NaN there does not reach the
+            // output, as with the host kernels and the reference.)
+            if (d != 1) gy[o] += static_cast<float>(d - 1) * smoothed;
           }
         }
         float mag[Rows];
