@@ -23,6 +23,10 @@ namespace {
 struct pipelined {
   static constexpr int VectorLength = 1, Chunk = 1, MinTeamsPerSM = 1;
   static constexpr bool Pipelined = true;
+  template <class T>
+  static constexpr int StagePacks = 0;  // element by element
+  template <class T, int R>
+  static constexpr int min_teams_per_sm = 1;  // (launch bounds: no effect on the host)
   template <class Exec>
   static int concurrent_teams(const Exec&) {
     return 3;
@@ -36,10 +40,13 @@ struct one_thread : pipelined {
   static constexpr std::size_t ScratchLimit = 0;
 };
 // Two "warps" of one lane, groups of 3 rows (tiles of 6 rows), and a scratch limit so small that
-// wide halos shrink the tile (rows, then columns).
+// wide halos shrink the tile (rows, then columns). Tiles are staged by 16-byte packs where they
+// can be, three loads in flight (staged rows with a lead then never go through the prefetch).
 // Separable kernels of radius 1 and 2 run as 2D stencils.
 struct two_warps_small_scratch : pipelined {
   static constexpr int TileW = 8, TileH = 6, TeamSize = 2, Lanes = 1, RowsPerThread = 3;
+  template <class T>
+  static constexpr int StagePacks = 3;
   static constexpr int StageSlots = 48, SeparableFromRadius = 3;
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
   static constexpr std::size_t ScratchLimit = 6144;
@@ -52,9 +59,11 @@ struct two_lanes : pipelined {
   static constexpr std::size_t ScratchLimit = 0;
 };
 
-// Two lanes, one tile per team (no pipeline), as the CUDA backend runs.
+// Two lanes, one tile per team (no pipeline), staged by packs, as the CUDA backend runs.
 struct two_lanes_one_tile_per_team : two_lanes {
   static constexpr bool Pipelined = false;
+  template <class T>
+  static constexpr int StagePacks = 2;
 };
 
 template <class Tiles, class Exec, class T>
@@ -78,7 +87,9 @@ std::vector<float> random_floats(int count, double lo, double hi) {
 template <class Tiles, class Exec>
 void check_tiles() {
   std::uniform_int_distribution<int> channels(1, 4);
-  const std::vector<image_shape> shapes{{1, 1, 1}, {5, 17, 1}, {13, 9, 1}, {30, 41, 1}};
+  // (40 x 64: rows of whole 16-byte packs for float and uint8, so interior tiles are staged by packs
+  // where Tiles ask for it.)
+  const std::vector<image_shape> shapes{{1, 1, 1}, {5, 17, 1}, {13, 9, 1}, {30, 41, 1}, {40, 64, 1}};
   for (image_shape shape : shapes)
     for (int size : {1, 3, 5, 15})
       for (pk::border b : filter_ref::all_borders()) {

@@ -4,6 +4,7 @@
 // Included by backends/cuda/cuda_filter.cpp before the kernels. Chosen on the H200 with
 // bench/tune (bench/results/h200.md has the sweep).
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 #include "filter/filter_tiles.hpp"
 
@@ -13,8 +14,9 @@ template <>
 struct filter_tiles<Kokkos::Cuda> {
   // 256 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
   // row (8 per lane across 256 pixels), each warp a group of 4 rows, so each thread holds 8 columns
-  // of 4 outputs in turn. Wide tiles keep the halo small (3x3: 258 x 34 staged for 256 x 32, 35 KB);
-  // measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and others (bench/results/h200.md).
+  // of 4 outputs in turn (one-channel float: 2 quads of 4 x 4). Wide tiles keep the halo small
+  // (3x3: 264 x 34 staged for 256 x 32, 36 KB); measured on the H200 against 128 x 32, 256 x 16,
+  // 64 x 32 and others (bench/results/h200.md).
   static constexpr int TileW = 256;
   static constexpr int TileH = 32;
   static constexpr int TeamSize = 256;
@@ -25,17 +27,31 @@ struct filter_tiles<Kokkos::Cuda> {
   static constexpr int Chunk = 1;
   static constexpr bool ScratchIsSharedMemory = true;
   // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
-  // team reductions); at 35 KB six teams share an SM's 228 KB.
+  // team reductions); at 36 KB six teams fit an SM's 228 KB (five run: the launch bounds below).
   static constexpr std::size_t ScratchLimit = 48 * 1024;
   // One tile per team (src/filter/tile_pipeline.hpp): the pipelined variant measured slower on the
   // H200 (3x3 0.51 of copy bandwidth against 0.60, 5x5 0.41 against 0.49; bench/results/h200.md).
   static constexpr bool Pipelined = false;
+  // Float tiles are staged by 16-byte packs (LDG.128 and STS.128, 4 floats a load), each thread
+  // with 10 loads in flight before it stores them: a 3x3 or 5x5 tile (34 or 36 rows of 66 packs)
+  // in one round trip. uint8 is staged element by element: 16-byte packs of 16 pixels, converted
+  // to 16 floats each, took its kernels past 100 registers and measured slower (RGB 3x3: 0.16 of
+  // copy bandwidth against 0.22; bench/results/h200.md, step 9).
+  template <class T>
+  static constexpr int StagePacks = std::is_same_v<T, float> ? 10 : 0;
   // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
-  // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole.
+  // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole. (Only
+  // tiles staged without a lead are prefetched: with StagePacks, float tiles go by packs instead.)
   static constexpr int StageSlots = 40;
   // At most 85 registers a thread (LaunchBounds), so three teams of 256 always fit an SM (and
   // their scratch, at most 48 KB each, does too): the persistent league is three teams an SM.
   static constexpr int MinTeamsPerSM = 3;
+  // One tile per team: launch bounds of five teams an SM (at most 51 registers a thread) for the
+  // float kernels up to radius 3. Without them ptxas hoists every window row's 16-byte scratch
+  // reads of a quad (-Xptxas -v: 92 registers for 3x3, two teams an SM); with them 48 registers
+  // and no spills. Larger radii and uint8 would spill at 48 (68-716 bytes): no bounds there.
+  template <class T, int R>
+  static constexpr int min_teams_per_sm = std::is_same_v<T, float> && R <= 3 ? 5 : 0;
   static int concurrent_teams(const Kokkos::Cuda& space) {
     return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;
   }

@@ -2,12 +2,14 @@
 // pk_tune: sweeps of the GPU tile shapes (bench/tune/), a developer's tool for choosing the
 // constants in backends/cuda/*_tiles_cuda.hpp. Built with CUDA only; prints one line per shape.
 #include <Kokkos_Core.hpp>
+#include <string>
 
 namespace pk_tune {
 
 using exec = Kokkos::DefaultExecutionSpace;
 
-void tune_filter(int runs);
+// only: the sweeps whose kernel name (e.g. "conv 3x3 float") contains it; "" for all.
+void tune_filter(int runs, const std::string& only);
 void tune_gemm(int runs);
 
 }  // namespace pk_tune

@@ -12,15 +12,17 @@
 #include "../stopwatch.hpp"
 #include "filter/filter_impl.hpp"
 #include "tune.hpp"
+#include "tune_direct.hpp"
 
 namespace pk_tune {
 namespace {
 
 // Register tiles (src/filter/filter_register_tiles.hpp): W x H pixels per team of Team threads in
 // warps of 32, each thread a column of H / (Team / 32) rows; Slots prefetch registers a thread for
-// the pipelined persistent teams (tile_pipeline.hpp), at least Teams of them an SM (LaunchBounds:
-// at most 65536 / (Team * Teams) registers a thread); Slots 0: one tile a team.
-template <int W, int H, int Team, int Slots = 0, int Teams = 3>
+// the pipelined persistent teams (tile_pipeline.hpp), Slots 0: one tile a team; at least Teams
+// teams an SM (LaunchBounds: at most 65536 / (Team * Teams) registers a thread; 0: no bounds, one
+// tile a team only); Packs 16-byte loads a thread in flight when staging (0: element by element).
+template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0>
 struct tiles {
   static constexpr bool Pipelined = Slots > 0;
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
@@ -28,13 +30,19 @@ struct tiles {
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
   static constexpr std::size_t ScratchLimit = 48 * 1024;
   static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, SeparableFromRadius = 0;
+  template <class T>
+  static constexpr int StagePacks = Packs;
+  template <class T, int R>
+  static constexpr int min_teams_per_sm = Teams;
   static int concurrent_teams(const exec& space) {
     return Teams * space.cuda_device_prop().multiProcessorCount;
   }
   static std::string name() {
     return std::to_string(W) + "x" + std::to_string(H) + " team " + std::to_string(Team) + " rows " +
            std::to_string(RowsPerThread) +
-           (Pipelined ? " slots " + std::to_string(Slots) + " x" + std::to_string(Teams) : std::string(" one tile a team"));
+           (Pipelined ? " slots " + std::to_string(Slots) : std::string(" one tile a team")) +
+           (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
+           (Packs > 0 ? " packs " + std::to_string(Packs) : std::string());
   }
 };
 
@@ -84,8 +92,39 @@ void time_shape(kernel which, const pk::image_view<T, exec>& in, const pk::image
               rate, rate / copy_rate);
 }
 
+// The unstaged experiment (tune_direct.hpp) on a one-channel float image, checked against the
+// staged kernels' result `staged` (the largest difference printed).
+template <int R, int Rows>
+void time_direct(const pk::image_view<float, exec>& in, const pk::image_view<float, exec>& staged,
+                 const pk::filter_kernel& k, const std::string& what, double copy_rate, int runs) {
+  exec space;
+  pk::image_view<float, exec> out("direct", in.extent(0), in.extent(1), 1);
+  Conv2DDirect<exec, R, Rows> f{in.data(), out.data(), std::int64_t(in.extent(0)), std::int64_t(in.extent(1)),
+                                pk::border::reflect101, {}};
+  for (int i = 0; i < k.size * k.size; ++i) f.weights.w[i] = k.weights[i];
+  const auto run = [&] {
+    Kokkos::parallel_for("tune direct", Kokkos::RangePolicy<exec, Kokkos::IndexType<std::int64_t>>(space, 0, f.work_items()), f);
+  };
+  const auto t = pk_bench::measure(space, run, runs);
+  float worst = 0;
+  const float* a = out.data();
+  const float* b = staged.data();
+  Kokkos::parallel_reduce(
+      "tune direct check", Kokkos::RangePolicy<exec, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(in.span())),
+      KOKKOS_LAMBDA(std::int64_t i, float& m) {
+        const float d = Kokkos::fabs(a[i] - b[i]);
+        m = d > m || d != d ? d : m;
+      },
+      Kokkos::Max<float>(worst));
+  const double rate = 2.0 * double(in.span()) * sizeof(float) / (t.median_ms * 1e6);
+  std::printf("filter %-24s direct (L1, no scratch) rows %d quads      %8.3f ms %8.1f GB/s  ratio %.3f  max diff %.2e\n",
+              what.c_str(), Rows, t.median_ms, rate, rate / copy_rate, double(worst));
+}
+
 template <class T, class... Shapes>
-void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs) {
+void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs,
+           const std::string& only) {
+  if (what.find(only) == std::string::npos) return;
   exec space;
   pk_bench::random_stream rng;
   pk::image_view<T, exec> in("in", h, w, c), out("out", h, w, c), copy("copy", h, w, c);
@@ -95,24 +134,36 @@ void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const 
   const double copy_rate = 2.0 * double(in.span()) * sizeof(T) / (t.median_ms * 1e6);
   std::printf("filter %-24s copy %.1f GB/s\n", what.c_str(), copy_rate);
   (time_shape<T, Shapes>(which, in, out, k, what, copy_rate, runs), ...);
+  if constexpr (std::is_same_v<T, float>) {
+    if (c == 1 && which == kernel::conv3)
+      time_direct<1, 2>(in, out, k, what, copy_rate, runs), time_direct<1, 4>(in, out, k, what, copy_rate, runs);
+    if (c == 1 && which == kernel::conv5)
+      time_direct<2, 2>(in, out, k, what, copy_rate, runs), time_direct<2, 4>(in, out, k, what, copy_rate, runs);
+  }
 }
 
 }  // namespace
 
-void tune_filter(int runs) {
+void tune_filter(int runs, const std::string& only) {
   pk_bench::random_stream rng;
   std::vector<float> w3(9), w5(25);
   for (float& x : w3) x = float(rng.unit() / 9);
   for (float& x : w5) x = float(rng.unit() / 25);
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
-#define PK_TUNE_FILTER_SHAPES                                                                        \
-  tiles<256, 32, 256>, tiles<128, 32, 256>, tiles<128, 16, 128>, tiles<256, 16, 128>, tiles<256, 32, 256, 40, 3>
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs);
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs);
-  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs);
+  // One tile a team, staged by 16-byte packs (8 or 10 loads a thread in flight; 10: a 3x3 or 5x5
+  // tile in one round trip), one-channel images computed in quads of 4 x Rows outputs, with
+  // launch bounds of 4, 5 or 6 teams an SM (64, 51, 40 registers) or none, and teams of 128; last,
+  // staged element by element, without bounds.
+#define PK_TUNE_FILTER_SHAPES                                                                          \
+  tiles<256, 32, 256, 0, 5, 8>, tiles<256, 32, 256, 0, 0, 8>, tiles<256, 32, 256, 0, 4, 8>,           \
+      tiles<256, 32, 256, 0, 6, 8>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 16, 128, 0, 10, 8>,              \
+      tiles<256, 32, 256>
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5),
-                                      "gaussian 5 (sep.) float", runs);
-  sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs);
+                                      "gaussian 5 (sep.) float", runs, only);
+  sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs, only);
 #undef PK_TUNE_FILTER_SHAPES
 }
 

@@ -44,10 +44,13 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
 template <class Tiles, class Exec, class Functor>
 void run_tiles(const char* label, const Exec& space, Functor f) {
   using tiles = Tiles;
+  using T = std::remove_const_t<typename decltype(f.in)::value_type>;
   constexpr int row_multiple = tiles::RegisterTiles ? tiles::RowsPerThread : 1;
+  // Register tiles staged by 16-byte packs (tile_pipeline.hpp) lay staged rows out on pack boundaries.
+  constexpr int pack = tiles::RegisterTiles && tiles::template StagePacks<T> > 0 ? element_pack<T>::size : 1;
   const auto regrid = [&f](int tile_h, int tile_w) {
     f.grid = make_tile_grid<tiles::Chunk>(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h, tile_w,
-                                          row_multiple);
+                                          row_multiple, pack);
   };
   regrid(tiles::TileH, tiles::TileW);
   if constexpr (tiles::ScratchIsSharedMemory) {
@@ -88,10 +91,17 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
                                                        Kokkos::Experimental::WorkItemProperty::HintHeavyWeight),
                          f);
   } else {
-    // One team per tile.
+    // One team per tile; with launch bounds where Tiles asks for a number of teams an SM (GPUs:
+    // the compiler then keeps a thread's registers within 65536 / (TeamSize x that number)).
+    constexpr int min_teams = [] {
+      if constexpr (tiles::RegisterTiles) return tiles::template min_teams_per_sm<T, Functor::radius>;
+      return 0;
+    }();
+    using bounds =
+        std::conditional_t<(min_teams > 0), Kokkos::LaunchBounds<tiles::TeamSize, min_teams>, Kokkos::LaunchBounds<>>;
     Kokkos::parallel_for(label,
-                         Kokkos::TeamPolicy<Exec>(space, static_cast<int>(tile_count), tiles::TeamSize,
-                                                  tiles::VectorLength)
+                         Kokkos::TeamPolicy<Exec, bounds>(space, static_cast<int>(tile_count), tiles::TeamSize,
+                                                          tiles::VectorLength)
                              .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes())),
                          f);
   }

@@ -13,7 +13,11 @@
 //     value it reads is used by up to 2R+1 of its outputs, so a K x K stencil costs
 //     (Rows + 2R) * K scratch reads per Rows outputs instead of K * K per output;
 //   - the Lanes threads of a warp take consecutive elements of a row (coalesced global loads and
-//     stores, conflict-free scratch reads); the warps take groups of Rows rows.
+//     stores, conflict-free scratch reads); the warps take groups of Rows rows;
+//   - float one-channel convolutions go by quads: a thread owns 4 neighbouring columns (Rows x 4
+//     outputs), reads each window row as 16-byte quads of scratch and stores each output row as
+//     one 16-byte store, so the address arithmetic of a window row serves 4 outputs (on the
+//     H200 that halved the instructions a pixel; bench/results/h200.md, step 10).
 //
 //        staged tile (rows of tile_w + 2R pixels, channels interleaved)
 //        +---------------------------------------+
@@ -24,9 +28,10 @@
 //        |     +---+                             |
 //        +---------------------------------------+
 //
-// Only tiles at the image's edge look up border sources per element.
+// Only tiles at the image's edge look up border sources, per row or per border pixel.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 #include <pk/kokkos/views.hpp>
 
@@ -48,12 +53,82 @@ KOKKOS_INLINE_FUNCTION void store_column(T* image, const tile_grid& g, const til
   }
 }
 
+// n floats of team scratch on a 16-byte boundary (tiles are staged, and quads read, as 16-byte
+// packs); a functor's scratch_bytes counts 16 more per buffer for it.
+template <class Member>
+KOKKOS_INLINE_FUNCTION float* aligned_scratch(const Member& team, std::int64_t n) {
+  return static_cast<float*>(team.team_scratch(0).get_shmem_aligned(n * std::int64_t(sizeof(float)), 16));
+}
+template <class Exec>
+std::size_t aligned_scratch_bytes(std::int64_t n) {
+  return scratch_floats<Exec>::shmem_size(n) + 16;
+}
+
+// Four neighbouring outputs of a row, stored together (16 bytes of float, 4 of uint8).
+template <class T>
+struct alignas(4 * sizeof(T)) output_quad {
+  T v[4];
+};
+
+// Stores a thread's quads of results: elements e .. e+3 of rows y .. y+Rows-1 of the tile (those
+// inside it), as one store a row where the quad is whole and aligned.
+template <int Rows, class T>
+KOKKOS_INLINE_FUNCTION void store_quads(T* image, const tile_grid& g, const tile_box& t, int y, int e,
+                                        const float (&acc)[Rows][4]) {
+  T* dst = image + g.offset(t.y0 + y, t.x0) + e;
+  const std::int64_t row_stride = g.width;  // one channel
+  const bool whole = e + 4 <= t.w && reinterpret_cast<std::uintptr_t>(dst) % sizeof(output_quad<T>) == 0 &&
+                     row_stride % 4 == 0;
+  PK_UNROLL
+  for (int o = 0; o < Rows; ++o) {
+    if (y + o >= t.h) continue;
+    T* at = dst + o * row_stride;
+    if (whole) {
+      *reinterpret_cast<output_quad<T>*>(at) =
+          output_quad<T>{{to_pixel<T>(acc[o][0]), to_pixel<T>(acc[o][1]), to_pixel<T>(acc[o][2]), to_pixel<T>(acc[o][3])}};
+    } else {
+      PK_UNROLL
+      for (int q = 0; q < 4; ++q)
+        if (e + q < t.w) at[q] = to_pixel<T>(acc[o][q]);
+    }
+  }
+}
+
+// Where a one-channel image's staged rows hold the window of a quad: the staged row starts Lead
+// elements before the halo (tile_grid::lead, when tiles are staged by packs of T), so output
+// element e's first tap is at staged element Lead + e; a quad's window is the Quads 16-byte
+// quads of scratch from (Lead + e) rounded down to a quad, its taps from Offset on.
+template <class T, class Tiles, int R>
+struct quad_window {
+  static constexpr int Pack = Tiles::template StagePacks<T> > 0 ? element_pack<T>::size : 1;
+  static constexpr int Lead = (R + Pack - 1) / Pack * Pack - R;
+  static constexpr int Skip = Lead / 4 * 4, Offset = Lead % 4;
+  static constexpr int Quads = (Offset + 3 + 2 * R) / 4 + 1;
+  // Whether the quad path applies to this grid: one channel, the lead above, rows of whole quads,
+  // 16-byte aligned scratch.
+  KOKKOS_INLINE_FUNCTION static bool fits(const tile_grid& g, const float* staged) {
+    return g.channels == 1 && g.lead == Lead && g.staged_pitch % 4 == 0 && g.tile_w % 4 == 0 &&
+           reinterpret_cast<std::uintptr_t>(staged) % 16 == 0;
+  }
+  // The window's values of one staged row, from row + e (e a multiple of 4): v[Offset + q + j] is
+  // tap j of output e + q.
+  KOKKOS_INLINE_FUNCTION static void load(const float* row, int e, float (&v)[4 * Quads]) {
+    using quad = element_pack<float>;
+    PK_UNROLL
+    for (int b = 0; b < Quads; ++b) {
+      const quad x = *reinterpret_cast<const quad*>(row + Skip + e + 4 * b);
+      PK_UNROLL
+      for (int q = 0; q < 4; ++q) v[4 * b + q] = x.v[q];
+    }
+  }
+};
+
 // out = in (*) w, w of (2R+1) x (2R+1) weights.
 template <class T, class Exec, class Tiles, int R>
 struct Conv2DRegisterTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using threads = register_tile_threads<Tiles>;
-  static constexpr int K = 2 * R + 1, Rows = threads::Rows;
+  static constexpr int radius = R, K = 2 * R + 1, Rows = threads::Rows;
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;
@@ -61,14 +136,47 @@ struct Conv2DRegisterTile {
   border mode;
   kernel_weights weights;  // K x K, row-major
 
-  std::size_t scratch_bytes() const { return scratch_floats<Exec>::shmem_size(grid.staged_floats()); }
+  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(grid.staged_floats()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
+    float* const staged = aligned_scratch(team, grid.staged_floats());
+    using window = quad_window<T, Tiles, R>;
+    // (float only: with the uint8 conversions the quads took those kernels past 100 registers)
+    if constexpr (std::is_same_v<T, float>) {
+      if (window::fits(grid, staged)) {
+        // One channel: each thread computes quads of 4 x Rows outputs from 16-byte scratch reads,
+        // so a window row's loads and the address arithmetic serve 4 outputs.
+        for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+          for_each_output_quad<Tiles>(team, t, [&](int y, int e) {
+            float acc[Rows][4];
+            PK_UNROLL
+            for (int o = 0; o < Rows; ++o)
+              PK_UNROLL
+              for (int q = 0; q < 4; ++q) acc[o][q] = 0.f;
+            const float* rows = staged + static_cast<std::int64_t>(y) * grid.staged_pitch;
+            PK_UNROLL
+            for (int i = 0; i < Rows + 2 * R; ++i) {
+              float v[4 * window::Quads];
+              window::load(rows + i * grid.staged_pitch, e, v);
+              PK_UNROLL
+              for (int o = 0; o < Rows; ++o) {
+                if (i - o < 0 || i - o >= K) continue;
+                PK_UNROLL
+                for (int q = 0; q < 4; ++q)
+                  PK_UNROLL
+                  for (int j = 0; j < K; ++j) acc[o][q] += weights.w[(i - o) * K + j] * v[window::Offset + q + j];
+              }
+            }
+            store_quads<Rows>(out.data(), grid, t, y, e, acc);
+          });
+        });
+        return;
+      }
+    }
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
-        const float* src = staged.data() + static_cast<std::int64_t>(y) * grid.staged_pitch + e;
+        const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + grid.lead + e;
         float acc[Rows];
         PK_UNROLL
         for (int o = 0; o < Rows; ++o) acc[o] = 0.f;
@@ -97,7 +205,7 @@ template <class T, class Exec, class Tiles, int R>
 struct SeparableRegisterTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using threads = register_tile_threads<Tiles>;
-  static constexpr int K = 2 * R + 1, Rows = threads::Rows;
+  static constexpr int radius = R, K = 2 * R + 1, Rows = threads::Rows;
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;
@@ -106,17 +214,17 @@ struct SeparableRegisterTile {
   kernel_taps row, column;
 
   std::size_t scratch_bytes() const {
-    return scratch_floats<Exec>::shmem_size(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
+    return aligned_scratch_bytes<Exec>(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
+    float* const staged = aligned_scratch(team, grid.staged_floats());
     scratch_floats<Exec> rows(team.team_scratch(0), grid.row_pass_floats());
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       const threads th(team);
       const int C = grid.channels, used = t.w * C;
       for (int yy = th.warp; yy < grid.staged_rows; yy += threads::Warps) {
-        const float* src = staged.data() + static_cast<std::int64_t>(yy) * grid.staged_pitch;
+        const float* src = staged + static_cast<std::int64_t>(yy) * grid.staged_pitch + grid.lead;
         float* dst = rows.data() + static_cast<std::int64_t>(yy) * grid.out_pitch;
         for (int e = th.lane; e < used; e += threads::Lanes) {
           float acc = 0.f;
@@ -167,24 +275,24 @@ template <class T, class Exec, class Tiles>
 struct SobelRegisterTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using threads = register_tile_threads<Tiles>;
-  static constexpr int Rows = threads::Rows;
+  static constexpr int radius = 1, Rows = threads::Rows;
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;
   tile_grid grid;  // radius 1
   border mode;
 
-  std::size_t scratch_bytes() const { return scratch_floats<Exec>::shmem_size(grid.staged_floats()); }
+  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(grid.staged_floats()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // d/dx = [1 2 1]^T (x) [-1 0 1], d/dy = [-1 0 1]^T (x) [1 2 1]: per staged row, the
     // horizontal difference and the horizontal smoothing feed the outputs above and below it,
     // weighted by smooth(d) = 1, 2, 1 and slope(d) = -1, 0, 1 for the row d = 0, 1, 2 of the window.
-    scratch_floats<Exec> staged(team.team_scratch(0), grid.staged_floats());
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged.data(), [&](const tile_box& t) {
+    float* const staged = aligned_scratch(team, grid.staged_floats());
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
-        const float* src = staged.data() + static_cast<std::int64_t>(y) * grid.staged_pitch + e;
+        const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + grid.lead + e;
         float gx[Rows], gy[Rows];
         PK_UNROLL
         for (int o = 0; o < Rows; ++o) gx[o] = gy[o] = 0.f;

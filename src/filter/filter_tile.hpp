@@ -30,13 +30,19 @@ struct tile_box {
 
 // The image, its cut into tiles of tile_h x tile_w pixels, and the scratch layout of a tile.
 // A staged row holds (tile_w + 2r) pixels of C channels, padded so that a lane's Chunk-wide run
-// that starts inside the tile can read its whole stencil without a bounds test.
+// that starts inside the tile can read its whole stencil without a bounds test. Where tiles are
+// staged by 16-byte packs (tile_pipeline.hpp), a staged row also starts `lead` elements before
+// the halo, so that it starts on a pack boundary of the image row, and its pitch is whole packs:
+//
+//   staged row:  [ lead | r*C halo | tile_w*C tile | r*C halo | padding ]
+//                ^ a pack boundary in the image when x0*C is one
 struct tile_grid {
   std::int64_t height, width;
   int channels, radius;
   int tile_h, tile_w, tiles_x, tiles_y;
   int out_pitch;     // floats of one row of results: tile_w*C rounded up to a multiple of Chunk
-  int staged_pitch;  // floats of one staged row: out_pitch + 2r*C
+  int lead;          // staged elements before the halo's first (0 unless staged by packs)
+  int staged_pitch;  // floats of one staged row: lead + out_pitch + 2r*C, rounded up to whole packs
   int staged_rows;   // tile_h + 2r
 
   KOKKOS_INLINE_FUNCTION tile_box tile(int index) const {  // row-major over the tiles
@@ -60,10 +66,11 @@ struct tile_grid {
 inline int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 // row_multiple: register tiles (filter_register_tiles.hpp) compute rows in groups of that many,
-// reading the staged rows of a whole last group.
+// reading the staged rows of a whole last group. pack: image elements per 16-byte load where
+// tiles are staged by packs (1: element by element).
 template <int Chunk>
 tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, int radius, int tile_h,
-                         int tile_w, int row_multiple = 1) {
+                         int tile_w, int row_multiple = 1, int pack = 1) {
   tile_grid g;
   g.height = height;
   g.width = width;
@@ -74,7 +81,8 @@ tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, 
   g.tiles_x = static_cast<int>((width + tile_w - 1) / tile_w);
   g.tiles_y = static_cast<int>((height + tile_h - 1) / tile_h);
   g.out_pitch = round_up(tile_w * channels, Chunk);
-  g.staged_pitch = g.out_pitch + 2 * radius * channels;
+  g.lead = round_up(radius * channels, pack) - radius * channels;
+  g.staged_pitch = round_up(g.lead + g.out_pitch + 2 * radius * channels, pack);
   g.staged_rows = round_up(tile_h, row_multiple) + 2 * radius;
   return g;
 }

@@ -38,6 +38,14 @@ struct filter_tiles {
   static constexpr bool RegisterTiles = false;
   static constexpr int Lanes = 1, RowsPerThread = 1;
   static constexpr bool Pipelined = false;
+  // Register tiles only: 16-byte loads a thread has in flight when it stages a tile of element
+  // type T by packs (tile_pipeline.hpp); 0: element by element.
+  template <class T>
+  static constexpr int StagePacks = 0;
+  // Register tiles, one tile per team only: launch bounds of at least this many teams an SM for
+  // the kernel of element type T and radius R (0: none).
+  template <class T, int R>
+  static constexpr int min_teams_per_sm = 0;
   // (Register tiles only: Pipelined true, StageSlots, MinTeamsPerSM, concurrent_teams and
   // SeparableFromRadius, described in backends/cuda/filter_tiles_cuda.hpp.)
 };

@@ -44,10 +44,112 @@ KOKKOS_INLINE_FUNCTION bool staged_inside_image(const tile_grid& g, const tile_b
   return t.y0 - r >= 0 && t.y0 + t.h + r <= g.height && t.x0 - r >= 0 && t.x0 + t.w + r <= g.width;
 }
 
-// The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch), by whole warps
-// per row, border sources looked up per element where the area leaves the image. Staged rows
-// below the tile's own (present when its height is not a multiple of Rows) are zeros, read only
-// for outputs that are not stored.
+// 16 bytes of image elements, loaded or stored as one (LDG.128 / STS.128 on a GPU).
+template <class T>
+struct alignas(16) element_pack {
+  static constexpr int size = 16 / sizeof(T);
+  T v[size];
+};
+
+// Whether tile t can be staged by packs (stage_packs): Tiles asks for it (StagePacks > 0), the
+// staged columns (lead and padding included) lie inside the image, and they, the image rows and
+// scratch are aligned to 16 bytes. Rows outside the image are fine (stage_packs reads the row the
+// border mode says), so only the tiles at the image's left and right edges, and images whose rows
+// are not whole packs (e.g. RGB of odd width), go element by element.
+template <class Tiles, class T>
+KOKKOS_INLINE_FUNCTION bool stages_by_packs(const T* image, const tile_grid& g, const tile_box& t, const float* staged) {
+  if constexpr (Tiles::template StagePacks<T> <= 0) {
+    return false;
+  } else {
+    constexpr int Pack = element_pack<T>::size;
+    const int r = g.radius, C = g.channels;
+    const std::int64_t row_elements = g.width * C, first = (t.x0 - r) * C - g.lead;
+    return first >= 0 && first + g.staged_pitch <= row_elements && first % Pack == 0 && row_elements % Pack == 0 &&
+           g.staged_pitch % Pack == 0 && reinterpret_cast<std::uintptr_t>(image) % 16 == 0 &&
+           reinterpret_cast<std::uintptr_t>(staged) % 16 == 0;
+  }
+}
+
+// Converts a pack of image elements to floats and stores it at `dst` (16-byte aligned scratch),
+// as 16-byte stores of four floats.
+template <class T>
+KOKKOS_INLINE_FUNCTION void store_pack(float* dst, const element_pack<T>& v) {
+  constexpr int Pack = element_pack<T>::size;
+  static_assert(Pack % 4 == 0, "a pack is stored as whole packs of four floats");
+  PK_UNROLL
+  for (int q = 0; q < Pack; q += 4)
+    *reinterpret_cast<element_pack<float>*>(dst + q) =
+        element_pack<float>{{static_cast<float>(v.v[q]), static_cast<float>(v.v[q + 1]), static_cast<float>(v.v[q + 2]),
+                             static_cast<float>(v.v[q + 3])}};
+}
+
+// The tile's staged rows [0, t.h + 2r) by 16-byte packs, for a tile that stages_by_packs.
+//
+// The rows inside the image are one flat list of packs (a staged row is whole packs): thread
+// `rank` takes packs rank, rank + TeamSize, ..., so consecutive threads read consecutive packs of
+// an image row. Each thread issues StagePacks loads before it stores any (the compiler cannot tell
+// that scratch and the image do not overlap, so a plain copy loop would wait for each load before
+// the next), and a pack's place in scratch is its index in the list times its size. The at most
+// r rows above or below the image (tiles at its top and bottom) go a warp per row, from the row
+// the border mode names: looked up once per row, outside the unrolled loop, whose registers
+// would otherwise hold a border lookup per pack.
+template <class Tiles, class Member, class T>
+KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
+                                        border mode, float* staged) {
+  using pack = element_pack<T>;
+  using threads = register_tile_threads<Tiles>;
+  constexpr int Batch = Tiles::template StagePacks<T>, Team = Tiles::TeamSize, Pack = pack::size;
+  const int r = g.radius, C = g.channels, rows = t.h + 2 * r, per_row = g.staged_pitch / Pack;
+  const std::int64_t src_pitch = g.width * C, first_y = t.y0 - r;
+  const T* src = image + (t.x0 - r) * C - g.lead;  // staged column 0 of image row 0
+  // Staged rows [inside_begin, inside_end) lie inside the image.
+  const int inside_begin = first_y < 0 ? static_cast<int>(-first_y) : 0;
+  const std::int64_t below = g.height - first_y;
+  const int inside_end = below < rows ? static_cast<int>(below) : rows;
+  {
+    const int first = inside_begin * per_row, total = inside_end * per_row;
+    const T* inside = src + (first_y + inside_begin) * src_pitch;
+    // Thread rank's pack first + k, k = rank + Team * j, is pack `column` of inside row `row`,
+    // stepped by Team packs at a time (no division per pack).
+    const int step_rows = Team / per_row, step_columns = Team % per_row;
+    int row = team.team_rank() / per_row, column = team.team_rank() % per_row;
+    for (int k0 = first + team.team_rank(); k0 < total; k0 += Batch * Team) {
+      pack v[Batch]{};  // (every slot used is loaded; {} keeps compilers from warning)
+      PK_UNROLL
+      for (int j = 0; j < Batch; ++j) {
+        if (k0 + j * Team < total) v[j] = *reinterpret_cast<const pack*>(inside + row * src_pitch + column * Pack);
+        row += step_rows;
+        column += step_columns;
+        if (column >= per_row) column -= per_row, ++row;
+      }
+      PK_UNROLL
+      for (int j = 0; j < Batch; ++j) {
+        const int k = k0 + j * Team;
+        if (k < total) store_pack(staged + static_cast<std::int64_t>(k) * Pack, v[j]);
+      }
+    }
+  }
+  const threads th(team);
+  const int outside = rows - (inside_end - inside_begin);
+  PK_NO_UNROLL
+  for (int i = th.warp; i < outside; i += threads::Warps) {
+    const int yy = i < inside_begin ? i : inside_end + (i - inside_begin);
+    const std::int64_t sy = border_index(first_y + yy, g.height, mode);
+    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+    PK_NO_UNROLL
+    for (int column = th.lane; column < per_row; column += threads::Lanes) {
+      pack v{};  // zeros where the border mode says so
+      if (sy >= 0) v = *reinterpret_cast<const pack*>(src + sy * src_pitch + column * Pack);
+      store_pack(dst + column * Pack, v);
+    }
+  }
+}
+
+// The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch, g.lead elements
+// before the halo), by 16-byte packs where stages_by_packs, else by whole warps per row, border
+// sources looked up per element where the area leaves the image. Staged rows below the tile's
+// own (present when its height is not a multiple of Rows) are zeros, read only for outputs that
+// are not stored.
 //
 // Each lane loads RowBatch x ColBatch elements into registers before it stores them: the
 // compiler cannot tell that scratch and the image do not overlap, so a plain copy loop would
@@ -65,6 +167,9 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
     float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
     for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
   }
+  if constexpr (Tiles::template StagePacks<T> > 0)
+    if (stages_by_packs<Tiles>(image, g, t, staged)) return stage_packs<Tiles>(team, image, g, t, mode, staged);
+  staged += g.lead;  // the lead's elements are never read
   if (staged_inside_image(g, t)) {
     const T* src = image + g.offset(first_y, first_x);
     const std::int64_t src_pitch = g.width * C;
@@ -91,6 +196,12 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
     }
     return;
   }
+  // The image's edge: a warp per staged row, whose source row the border mode names; the part of
+  // the row inside the image is a straight copy, only the at most r pixels either side of it look
+  // up their source column.
+  const int inside_begin = first_x < 0 ? static_cast<int>(-first_x) : 0;
+  const std::int64_t right = g.width - first_x;
+  const int inside_end = right < t.w + 2 * r ? static_cast<int>(right) : t.w + 2 * r;
   for (int yy = th.warp; yy < rows; yy += threads::Warps) {
     float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
     const std::int64_t sy = border_index(first_y + yy, g.height, mode);
@@ -99,11 +210,14 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
       continue;
     }
     const T* row = image + g.offset(sy, 0);
-    for (int e = th.lane; e < elements; e += threads::Lanes) {
-      const int px = e / C, c = e - px * C;
-      const std::int64_t sx = border_index(first_x + px, g.width, mode);
-      dst[e] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
-    }
+    const T* src = row + first_x * C;  // staged element e reads src[e] inside the image
+    for (int e = inside_begin * C + th.lane; e < inside_end * C; e += threads::Lanes) dst[e] = static_cast<float>(src[e]);
+    const auto border_pixel = [&](int xx) {
+      const std::int64_t sx = border_index(first_x + xx, g.width, mode);
+      for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
+    };
+    for (int xx = th.lane; xx < inside_begin; xx += threads::Lanes) border_pixel(xx);
+    for (int xx = inside_end + th.lane; xx < t.w + 2 * r; xx += threads::Lanes) border_pixel(xx);
   }
 }
 
@@ -198,6 +312,18 @@ KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* im
       team.team_barrier();  // the next tile's staging overwrites what compute read
     }
   }
+}
+
+// Calls quad(y, e) for each quad of outputs a thread owns in tile t of a one-channel image:
+// elements e .. e+3 (e a multiple of 4) of rows y .. y+Rows-1. Lanes take consecutive quads of a
+// row, warps take row groups.
+template <class Tiles, class Member, class Quad>
+KOKKOS_INLINE_FUNCTION void for_each_output_quad(const Member& team, const tile_box& t, Quad&& quad) {
+  using threads = register_tile_threads<Tiles>;
+  const threads th(team);
+  const int groups = (t.h + threads::Rows - 1) / threads::Rows;
+  for (int group = th.warp; group < groups; group += threads::Warps)
+    for (int e = 4 * th.lane; e < t.w; e += 4 * threads::Lanes) quad(group * threads::Rows, e);
 }
 
 // Calls column(y, e) for each output column a thread owns in tile t: Rows rows from row y of
