@@ -115,25 +115,11 @@ TEST_CASE("filter matches float64 on a 100 x 530 image (GPU tiles wholly inside 
 TEST_CASE("filter matches float64 on a 100 x 528 image (GPU tiles staged by 16-byte packs, rows remapped at the edges)") {
   // Rows of 528 elements are whole 16-byte packs of float and of uint8 (also x3 channels), so on a
   // GPU the tiles of the middle column are staged by packs, those at the top and bottom with
-  // their outside rows read from where each border mode says.
+  // their outside rows read from where each border mode says. (The Sobel test below runs this
+  // shape too.)
   for (int channels : {1, 3})
-    for (pk::border b : filter_ref::all_borders()) {
+    for (pk::border b : filter_ref::all_borders())
       for (int size : {3, 5}) check_all_paths({100, 528, channels}, size, b);
-      const image_shape s{100, 528, channels};
-      const auto in = pk_test::random_vector<float>(s.size(), -1.0, 1.0);
-      const auto bytes = pk_test::random_bytes(s.size());
-      const double scale = filter_ref::error_scale(in, std::vector<double>(8, 1.0));
-      for (pk::backend on : pk::available_backends()) {
-        CAPTURE_BACKEND(on);
-        CAPTURE(channels);
-        const std::string border_name = pk::to_string(b);
-        CAPTURE(border_name);
-        CHECK(filter_ref::worst_float_error(filter_ref::run_sobel(on, in, s, b), filter_ref::sobel_magnitude(in, s, b),
-                                            scale) <= filter_ref::float_tolerance);
-        CHECK(filter_ref::worst_uint8_error(filter_ref::run_sobel(on, bytes, s, b), filter_ref::sobel_magnitude(bytes, s, b)) <=
-              1);
-      }
-    }
 }
 
 TEST_CASE("named kernels filter like their weights say") {
@@ -159,11 +145,13 @@ TEST_CASE("named kernels filter like their weights say") {
 TEST_CASE("sobel_magnitude matches float64 for every shape, channel count and border") {
   std::vector<image_shape> shapes = small_shapes;
   shapes.push_back({257, 251, 1});
+  shapes.push_back({100, 528, 1});  // staged by 16-byte packs on a GPU (see the 100 x 528 filter test)
   for (image_shape shape : shapes)
     for (int channels = 1; channels <= 4; ++channels)
       for (pk::border b : filter_ref::all_borders()) {
         const image_shape s{shape.h, shape.w, channels};
         if (s.h == 257 && channels != 3) continue;  // one large case is enough
+        if (s.w == 528 && channels != 1 && channels != 3) continue;  // one channel and RGB
         CAPTURE(s.h);
         CAPTURE(s.w);
         CAPTURE(s.c);

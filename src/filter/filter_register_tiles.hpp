@@ -100,8 +100,7 @@ KOKKOS_INLINE_FUNCTION void store_quads(T* image, const tile_grid& g, const tile
 // quads of scratch from (Lead + e) rounded down to a quad, its taps from Offset on.
 template <class T, class Tiles, int R>
 struct quad_window {
-  static constexpr int Pack = Tiles::template StagePacks<T> > 0 ? element_pack<T>::size : 1;
-  static constexpr int Lead = (R + Pack - 1) / Pack * Pack - R;
+  static constexpr int Lead = staged_lead(R, staging_pack<Tiles, T>);
   static constexpr int Skip = Lead / 4 * 4, Offset = Lead % 4;
   static constexpr int Quads = (Offset + 3 + 2 * R) / 4 + 1;
   // Whether the quad path applies to this grid: one channel, the lead above, rows of whole quads,

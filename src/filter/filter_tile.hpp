@@ -63,7 +63,11 @@ struct tile_grid {
   KOKKOS_INLINE_FUNCTION std::int64_t row_pass_floats() const { return static_cast<std::int64_t>(staged_rows) * out_pitch; }
 };
 
-inline int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
+constexpr int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+// Staged elements before the halo's first (tile_grid::lead): enough that the halo, radius_elements
+// = r*C of them, ends a whole number of packs into the staged row.
+constexpr int staged_lead(int radius_elements, int pack) { return round_up(radius_elements, pack) - radius_elements; }
 
 // row_multiple: register tiles (filter_register_tiles.hpp) compute rows in groups of that many,
 // reading the staged rows of a whole last group. pack: image elements per 16-byte load where
@@ -81,7 +85,7 @@ tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, 
   g.tiles_x = static_cast<int>((width + tile_w - 1) / tile_w);
   g.tiles_y = static_cast<int>((height + tile_h - 1) / tile_h);
   g.out_pitch = round_up(tile_w * channels, Chunk);
-  g.lead = round_up(radius * channels, pack) - radius * channels;
+  g.lead = staged_lead(radius * channels, pack);
   g.staged_pitch = round_up(g.lead + g.out_pitch + 2 * radius * channels, pack);
   g.staged_rows = round_up(tile_h, row_multiple) + 2 * radius;
   return g;

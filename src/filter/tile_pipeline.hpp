@@ -51,6 +51,12 @@ struct alignas(16) element_pack {
   T v[size];
 };
 
+// Image elements a staged load moves for Tiles and element type T: a 16-byte pack where Tiles
+// stage by packs (StagePacks > 0), else one. A staged row's lead and pitch are whole packs of it
+// (make_tile_grid).
+template <class Tiles, class T>
+inline constexpr int staging_pack = Tiles::template StagePacks<T> > 0 ? element_pack<T>::size : 1;
+
 // Whether tile t can be staged by packs (stage_packs): Tiles asks for it (StagePacks > 0), the
 // staged columns (lead and padding included) lie inside the image, and they, the image rows and
 // scratch are aligned to 16 bytes. Rows outside the image are fine (stage_packs reads the row the
