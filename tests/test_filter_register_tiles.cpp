@@ -25,8 +25,6 @@ struct pipelined {
   static constexpr bool Pipelined = true;
   template <class T>
   static constexpr int StagePacks = 0;  // element by element
-  template <class T>
-  static constexpr bool BulkStaging = false;  // (GPU only: the CUDA build's test_filter covers it)
   template <class T, int R>
   static constexpr int min_teams_per_sm = 1;  // (launch bounds: no effect on the host)
   template <class Exec>

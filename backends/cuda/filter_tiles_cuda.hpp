@@ -39,11 +39,6 @@ struct filter_tiles<Kokkos::Cuda> {
   // copy bandwidth against 0.22; bench/results/h200.md, step 9).
   template <class T>
   static constexpr int StagePacks = std::is_same_v<T, float> ? 10 : 0;
-  // Float tiles whose rows are all image rows are staged by bulk copies, a row each (Hopper's
-  // cp.async.bulk, src/core/bulk_copy.hpp): no registers or instructions per 16 bytes, and each
-  // warp computes as soon as its own rows have landed.
-  template <class T>
-  static constexpr bool BulkStaging = std::is_same_v<T, float>;
   // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
   // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole. (Only
   // tiles staged without a lead are prefetched: with StagePacks, float tiles go by packs instead.)

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <type_traits>
 
 #include "../bench_data.hpp"
 #include "../peers.hpp"
@@ -23,7 +22,7 @@ namespace {
 // the pipelined persistent teams (tile_pipeline.hpp), Slots 0: one tile a team; at least Teams
 // teams an SM (LaunchBounds: at most 65536 / (Team * Teams) registers a thread; 0: no bounds, one
 // tile a team only); Packs 16-byte loads a thread in flight when staging (0: element by element).
-template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, bool Bulk = false>
+template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0>
 struct tiles {
   static constexpr bool Pipelined = Slots > 0;
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
@@ -33,8 +32,6 @@ struct tiles {
   static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, SeparableFromRadius = 0;
   template <class T>
   static constexpr int StagePacks = Packs;
-  template <class T>
-  static constexpr bool BulkStaging = Bulk && std::is_same_v<T, float>;
   template <class T, int R>
   static constexpr int min_teams_per_sm = Teams;
   static int concurrent_teams(const exec& space) {
@@ -45,7 +42,7 @@ struct tiles {
            std::to_string(RowsPerThread) +
            (Pipelined ? " slots " + std::to_string(Slots) : std::string(" one tile a team")) +
            (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
-           (Packs > 0 ? " packs " + std::to_string(Packs) : std::string()) + (Bulk ? " bulk" : "");
+           (Packs > 0 ? " packs " + std::to_string(Packs) : std::string());
   }
 };
 
@@ -153,13 +150,14 @@ void tune_filter(int runs, const std::string& only) {
   for (float& x : w3) x = float(rng.unit() / 9);
   for (float& x : w5) x = float(rng.unit() / 25);
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
-  // One tile a team, one-channel images computed in quads of 4 x Rows outputs. First the CUDA
-  // default before bulk staging (16-byte packs, 10 loads a thread in flight, five teams an SM),
-  // then float tiles staged by bulk row copies: launch bounds of five or four teams an SM (48 or
-  // 64 registers) or none, teams of 128 (16 rows, ten teams an SM), and 128 threads of 8 rows.
+  // One tile a team, staged by 16-byte packs (8 or 10 loads a thread in flight; 10: a 3x3 or 5x5
+  // tile in one round trip), one-channel images computed in quads of 4 x Rows outputs, with
+  // launch bounds of 4, 5 or 6 teams an SM (64, 51, 40 registers) or none, and teams of 128; last,
+  // staged element by element, without bounds.
 #define PK_TUNE_FILTER_SHAPES                                                                          \
-  tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 256, 0, 5, 10, true>, tiles<256, 32, 256, 0, 4, 10, true>, \
-      tiles<256, 32, 256, 0, 0, 10, true>, tiles<256, 16, 128, 0, 10, 10, true>, tiles<256, 32, 128, 0, 0, 10, true>
+  tiles<256, 32, 256, 0, 5, 8>, tiles<256, 32, 256, 0, 0, 8>, tiles<256, 32, 256, 0, 4, 8>,           \
+      tiles<256, 32, 256, 0, 6, 8>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 16, 128, 0, 10, 8>,              \
+      tiles<256, 32, 256>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);

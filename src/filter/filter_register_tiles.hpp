@@ -135,18 +135,18 @@ struct Conv2DRegisterTile {
   border mode;
   kernel_weights weights;  // K x K, row-major
 
-  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(staged_area_floats<Tiles, T>(grid)); }
+  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(grid.staged_floats()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    float* const staged = aligned_scratch(team, staged_area_floats<Tiles, T>(grid));
+    float* const staged = aligned_scratch(team, grid.staged_floats());
     using window = quad_window<T, Tiles, R>;
     // (float only: with the uint8 conversions the quads took those kernels past 100 registers)
     if constexpr (std::is_same_v<T, float>) {
       if (window::fits(grid, staged)) {
         // One channel: each thread computes quads of 4 x Rows outputs from 16-byte scratch reads,
         // so a window row's loads and the address arithmetic serve 4 outputs.
-        for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t, const staged_rows_ready& ready) {
-          for_each_output_quad<Tiles>(team, t, ready, [&](int y, int e) {
+        for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+          for_each_output_quad<Tiles>(team, t, [&](int y, int e) {
             float acc[Rows][4];
             PK_UNROLL
             for (int o = 0; o < Rows; ++o)
@@ -172,8 +172,8 @@ struct Conv2DRegisterTile {
         return;
       }
     }
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t, const staged_rows_ready& ready) {
-      for_each_output_column<Tiles>(team, t, grid.channels, ready, [&](int y, int e) {
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+      for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
         const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + grid.lead + e;
         float acc[Rows];
@@ -213,17 +213,16 @@ struct SeparableRegisterTile {
   kernel_taps row, column;
 
   std::size_t scratch_bytes() const {
-    return aligned_scratch_bytes<Exec>(staged_area_floats<Tiles, T>(grid)) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
+    return aligned_scratch_bytes<Exec>(grid.staged_floats()) + scratch_floats<Exec>::shmem_size(grid.row_pass_floats());
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    float* const staged = aligned_scratch(team, staged_area_floats<Tiles, T>(grid));
+    float* const staged = aligned_scratch(team, grid.staged_floats());
     scratch_floats<Exec> rows(team.team_scratch(0), grid.row_pass_floats());
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t, const staged_rows_ready& ready) {
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       const threads th(team);
       const int C = grid.channels, used = t.w * C;
       for (int yy = th.warp; yy < grid.staged_rows; yy += threads::Warps) {
-        ready.wait(yy, yy + 1);
         const float* src = staged + static_cast<std::int64_t>(yy) * grid.staged_pitch + grid.lead;
         float* dst = rows.data() + static_cast<std::int64_t>(yy) * grid.out_pitch;
         for (int e = th.lane; e < used; e += threads::Lanes) {
@@ -235,7 +234,7 @@ struct SeparableRegisterTile {
       }
       team.team_barrier();  // the column pass reads row-pass results of other threads' rows
 
-      for_each_output_column<Tiles>(team, t, C, staged_rows_ready{}, [&](int y, int e) {
+      for_each_output_column<Tiles>(team, t, C, [&](int y, int e) {
         const float* src = rows.data() + static_cast<std::int64_t>(y) * grid.out_pitch + e;
         float acc[Rows];
         PK_UNROLL
@@ -282,15 +281,15 @@ struct SobelRegisterTile {
   tile_grid grid;  // radius 1
   border mode;
 
-  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(staged_area_floats<Tiles, T>(grid)); }
+  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(grid.staged_floats()); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // d/dx = [1 2 1]^T (x) [-1 0 1], d/dy = [-1 0 1]^T (x) [1 2 1]: per staged row, the
     // horizontal difference and the horizontal smoothing feed the outputs above and below it,
     // weighted by smooth(d) = 1, 2, 1 and slope(d) = -1, 0, 1 for the row d = 0, 1, 2 of the window.
-    float* const staged = aligned_scratch(team, staged_area_floats<Tiles, T>(grid));
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t, const staged_rows_ready& ready) {
-      for_each_output_column<Tiles>(team, t, grid.channels, ready, [&](int y, int e) {
+    float* const staged = aligned_scratch(team, grid.staged_floats());
+    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+      for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
         const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + grid.lead + e;
         float gx[Rows], gy[Rows];

@@ -42,10 +42,6 @@ struct filter_tiles {
   // type T by packs (tile_pipeline.hpp); 0: element by element.
   template <class T>
   static constexpr int StagePacks = 0;
-  // Register tiles, one tile per team, staged by packs only: tiles of element type T staged by
-  // bulk copies (src/core/bulk_copy.hpp; GPUs of compute capability 9.0 and newer).
-  template <class T>
-  static constexpr bool BulkStaging = false;
   // Register tiles, one tile per team only: launch bounds of at least this many teams an SM for
   // the kernel of element type T and radius R (0: none).
   template <class T, int R>

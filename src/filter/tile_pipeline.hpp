@@ -20,9 +20,7 @@
 // tiles) or shapes the tile chooser could not fit.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
-#include <type_traits>
 
-#include "core/bulk_copy.hpp"
 #include "core/unroll.hpp"
 #include "filter/border_index.hpp"
 #include "filter/filter_tile.hpp"
@@ -76,81 +74,6 @@ KOKKOS_INLINE_FUNCTION bool stages_by_packs(const T* image, const tile_grid& g, 
            g.staged_pitch % Pack == 0 && reinterpret_cast<std::uintptr_t>(image) % 16 == 0 &&
            reinterpret_cast<std::uintptr_t>(staged) % 16 == 0;
   }
-}
-
-// Which staged rows have landed in scratch, for the compute that reads them. Staged by threads
-// (stage_rows, then a team barrier): all of them, and wait() returns at once. Staged in bulk
-// (stage_bulk): each row has its flag, and a thread waits only for the rows it is about to read,
-// so a warp computes as soon as its own rows are in, while the rest of the tile is in flight.
-struct staged_rows_ready {
-  const bulk_copy_flag* flags = nullptr;  // one a staged row, or none
-  int rows = 0, halo = 0;                 // staged rows; 2r, the rows a run of outputs reads beyond its own
-
-  // Waits for staged rows [begin, end).
-  KOKKOS_INLINE_FUNCTION void wait(int begin, int end) const {
-    if (!flags) return;
-    for (int i = begin; i < (end < rows ? end : rows); ++i) bulk_wait(flags + i);
-  }
-  // Waits for the staged rows that output rows [y, y + n) of the tile read.
-  KOKKOS_INLINE_FUNCTION void wait_outputs(int y, int n) const { wait(y, y + n + halo); }
-};
-
-// Floats of team scratch for a tile's staged area: its rows and, where Tiles stages float tiles
-// in bulk, a flag (8 bytes) for each after them (8-byte aligned: bulk staging uses packs, so a
-// staged row is whole 16 bytes).
-template <class Tiles, class T>
-KOKKOS_INLINE_FUNCTION std::int64_t staged_area_floats(const tile_grid& g) {
-  constexpr bool bulk = Tiles::template BulkStaging<T>;
-  static_assert(!bulk || (std::is_same_v<T, float> && Tiles::template StagePacks<T> > 0),
-                "bulk staging copies float rows laid out by packs");
-  return g.staged_floats() + (bulk ? 2 * std::int64_t(g.staged_rows) : 0);
-}
-
-// Whether tile t is staged in bulk (stage_bulk): Tiles asks for it, the GPU has the copies, the
-// tile's rows fill the staged area (no rows of zeros below it), every staged row is an image row
-// (the border mode names one for rows outside) and the rows are laid out as for stage_packs.
-template <class Tiles, class T>
-KOKKOS_INLINE_FUNCTION bool stages_in_bulk(const T* image, const tile_grid& g, const tile_box& t, border mode,
-                                           const float* staged) {
-  if constexpr (!Tiles::template BulkStaging<T> || !bulk_copy_available()) {
-    (void)image, (void)g, (void)t, (void)mode, (void)staged;
-    return false;
-  } else {
-    const int r = g.radius;
-    const bool rows_outside = t.y0 - r < 0 || t.y0 + t.h + r > g.height;
-    return t.h + 2 * r == g.staged_rows && !(rows_outside && mode == border::zero) &&
-           stages_by_packs<Tiles>(image, g, t, staged);
-  }
-}
-
-// Starts the copies of tile t's staged rows, a bulk copy and a flag per row, and returns their
-// flags. A bulk copy is one thread's instruction, and the GPU issues it from its uniform datapath
-// (one lane at a time: a warp whose 32 lanes each copied a row ran them one after another), so
-// the first lane of each warp copies rows warp, warp + Warps, ... The team barrier makes the
-// flags' initialization visible to every thread before it waits on one.
-template <class Tiles, class Member>
-KOKKOS_INLINE_FUNCTION staged_rows_ready stage_bulk(const Member& team, const float* image, const tile_grid& g,
-                                                    const tile_box& t, border mode, float* staged) {
-  using threads = register_tile_threads<Tiles>;
-  const threads th(team);
-  const int r = g.radius, rows = g.staged_rows;
-  bulk_copy_flag* const flags = reinterpret_cast<bulk_copy_flag*>(staged + g.staged_floats());
-  if (th.lane == 0) {
-    const float* src = image + (t.x0 - r) * g.channels - g.lead;  // staged column 0 of image row 0
-    const int bytes = g.staged_pitch * static_cast<int>(sizeof(float));
-    PK_NO_UNROLL
-    for (int yy = th.warp; yy < rows; yy += threads::Warps) bulk_flag_init(flags + yy);
-    bulk_flags_publish();  // (this thread's own copies below use the flags it initialized)
-    PK_NO_UNROLL
-    for (int yy = th.warp; yy < rows; yy += threads::Warps) {
-      const std::int64_t y = t.y0 - r + yy;  // an image row, or one the border mode names (stages_in_bulk)
-      const std::int64_t sy = y >= 0 && y < g.height ? y : border_index(y, g.height, mode);
-      bulk_copy(staged + static_cast<std::int64_t>(yy) * g.staged_pitch, src + sy * g.width * g.channels, bytes,
-                flags + yy);
-    }
-  }
-  team.team_barrier();
-  return {flags, rows, 2 * r};
 }
 
 // Converts a pack of image elements to floats and stores it at `dst` (16-byte aligned scratch),
@@ -361,10 +284,9 @@ class staged_tile_prefetch {
   int m_rank, m_first_element, m_first_offset, m_step_elements, m_step_offset, m_wrap_offset;
 };
 
-// Runs compute(tile, ready) for every tile of this team (league rank, + league size, ...), each
-// staged in `staged` (or, staged in bulk, on its way there: compute waits on `ready` for the rows
-// it reads), the next one's loads in flight meanwhile (see the top); with Tiles::Pipelined false,
-// for the one tile of this team.
+// Runs compute(tile) for every tile of this team (league rank, + league size, ...), each staged
+// in `staged` when compute runs, the next one's loads in flight meanwhile (see the top); with
+// Tiles::Pipelined false, for the one tile of this team.
 // compute may use team barriers: every thread of a team runs the same tiles.
 template <class Tiles, class Member, class T, class Compute>
 KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
@@ -372,17 +294,9 @@ KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* im
   if constexpr (!Tiles::Pipelined) {
     // One tile per team (run_tiles launches a team per tile): stage, then compute.
     const tile_box t = g.tile(team.league_rank());
-    staged_rows_ready ready{};
-    bool bulk = false;
-    if constexpr (Tiles::template BulkStaging<T>) {
-      bulk = stages_in_bulk<Tiles>(image, g, t, mode, staged);
-      if (bulk) ready = stage_bulk<Tiles>(team, image, g, t, mode, staged);
-    }
-    if (!bulk) {
-      stage_rows<Tiles>(team, image, g, t, mode, staged);
-      team.team_barrier();  // compute reads what other threads staged
-    }
-    compute(t, ready);
+    stage_rows<Tiles>(team, image, g, t, mode, staged);
+    team.team_barrier();  // compute reads what other threads staged
+    compute(t);
   } else {
     using prefetch = staged_tile_prefetch<Tiles, T>;
     const int tiles = g.tile_count(), step = team.league_size();
@@ -400,33 +314,30 @@ KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* im
       team.team_barrier();  // compute reads what other threads staged
       loaded = has_next() && prefetch::fits(g, g.tile(i + step));
       if (loaded) next.load(image, g, g.tile(i + step));
-      compute(t, staged_rows_ready{});
+      compute(t);
       team.team_barrier();  // the next tile's staging overwrites what compute read
     }
   }
 }
 
 // Calls quad(y, e) for each quad of outputs a thread owns in tile t of a one-channel image:
-// elements e .. e+3 (e a multiple of 4) of rows y .. y+Rows-1, once the staged rows it reads are
-// `ready`. Lanes take consecutive quads of a row, warps take row groups.
+// elements e .. e+3 (e a multiple of 4) of rows y .. y+Rows-1. Lanes take consecutive quads of a
+// row, warps take row groups.
 template <class Tiles, class Member, class Quad>
-KOKKOS_INLINE_FUNCTION void for_each_output_quad(const Member& team, const tile_box& t, const staged_rows_ready& ready,
-                                                 Quad&& quad) {
+KOKKOS_INLINE_FUNCTION void for_each_output_quad(const Member& team, const tile_box& t, Quad&& quad) {
   using threads = register_tile_threads<Tiles>;
   const threads th(team);
   const int groups = (t.h + threads::Rows - 1) / threads::Rows;
-  for (int group = th.warp; group < groups; group += threads::Warps) {
-    ready.wait_outputs(group * threads::Rows, threads::Rows);
+  for (int group = th.warp; group < groups; group += threads::Warps)
     for (int e = 4 * th.lane; e < t.w; e += 4 * threads::Lanes) quad(group * threads::Rows, e);
-  }
 }
 
 // Calls column(y, e) for each output column a thread owns in tile t: Rows rows from row y of
-// the tile, element e of the row (pixel e / C, channel e % C), once the staged rows it reads are
-// `ready`. Lanes take consecutive elements, warps take row groups.
+// the tile, element e of the row (pixel e / C, channel e % C). Lanes take consecutive elements,
+// warps take row groups.
 template <class Tiles, class Member, class Column>
 KOKKOS_INLINE_FUNCTION void for_each_output_column(const Member& team, const tile_box& t, int channels,
-                                                   const staged_rows_ready& ready, Column&& column) {
+                                                   Column&& column) {
   using threads = register_tile_threads<Tiles>;
   const threads th(team);
   const int used = t.w * channels, groups = (t.h + threads::Rows - 1) / threads::Rows;
@@ -439,10 +350,8 @@ KOKKOS_INLINE_FUNCTION void for_each_output_column(const Member& team, const til
       for (int e = th.lane; e < used; e += threads::Lanes) column(group * threads::Rows, e);
     }
   } else {
-    for (int group = th.warp; group < groups; group += threads::Warps) {
-      ready.wait_outputs(group * threads::Rows, threads::Rows);
+    for (int group = th.warp; group < groups; group += threads::Warps)
       for (int e = th.lane; e < used; e += threads::Lanes) column(group * threads::Rows, e);
-    }
   }
 }
 
