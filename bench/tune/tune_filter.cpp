@@ -150,14 +150,13 @@ void tune_filter(int runs, const std::string& only) {
   for (float& x : w3) x = float(rng.unit() / 9);
   for (float& x : w5) x = float(rng.unit() / 25);
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
-  // One tile a team, staged by 16-byte packs (8 or 10 loads a thread in flight; 10: a 3x3 or 5x5
-  // tile in one round trip), one-channel images computed in quads of 4 x Rows outputs, with
-  // launch bounds of 4, 5 or 6 teams an SM (64, 51, 40 registers) or none, and teams of 128; last,
-  // staged element by element, without bounds.
-#define PK_TUNE_FILTER_SHAPES                                                                          \
-  tiles<256, 32, 256, 0, 5, 8>, tiles<256, 32, 256, 0, 0, 8>, tiles<256, 32, 256, 0, 4, 8>,           \
-      tiles<256, 32, 256, 0, 6, 8>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 16, 128, 0, 10, 8>,              \
-      tiles<256, 32, 256>
+  // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
+  // one round trip), one-channel images computed in quads of 4 x Rows outputs: the CUDA default
+  // (teams of 8 warps, 4 rows a thread, five teams an SM), then teams of 4 warps with 8 rows a
+  // thread (12 window rows read for 8 output rows instead of 8 for 4), with launch bounds of eight
+  // teams an SM (64 registers) or none.
+#define PK_TUNE_FILTER_SHAPES \
+  tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 128, 0, 8, 10>, tiles<256, 32, 128, 0, 0, 10>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
