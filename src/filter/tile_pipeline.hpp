@@ -57,20 +57,6 @@ struct alignas(16) element_pack {
 template <class Tiles, class T>
 inline constexpr int staging_pack = Tiles::template StagePacks<T> > 0 ? element_pack<T>::size : 1;
 
-// Whether stage_packs' 32-bit image offsets hold every pack it steps to: the staged rows and up to
-// Batch x Team packs past them (a batch's last slots step on without loading), that is
-// (staged_rows + 2 + Batch * Team / per_row) rows of the image, per_row = staged_pitch / Pack;
-// compared multiplied by staged_pitch, so without a division.
-template <class Tiles, class T>
-KOKKOS_INLINE_FUNCTION bool packs_offsets_fit(const tile_grid& g) {
-  constexpr std::int64_t Batch = Tiles::template StagePacks<T>, Team = Tiles::TeamSize, Pack = element_pack<T>::size;
-  constexpr std::int64_t max_offset = 2147483647;
-  const std::int64_t row_elements = g.width * g.channels;
-  if (row_elements > max_offset) return false;
-  return (g.staged_rows + 2) * row_elements * g.staged_pitch + Batch * Team * Pack * row_elements <=
-         max_offset * g.staged_pitch;
-}
-
 // Whether tile t can be staged by packs (stage_packs): Tiles asks for it (StagePacks > 0), the
 // staged columns (lead and padding included) lie inside the image, and they, the image rows and
 // scratch are aligned to 16 bytes. Rows outside the image are fine (stage_packs reads the row the
@@ -86,7 +72,7 @@ KOKKOS_INLINE_FUNCTION bool stages_by_packs(const T* image, const tile_grid& g, 
     const std::int64_t row_elements = g.width * C, first = (t.x0 - r) * C - g.lead;
     return first >= 0 && first + g.staged_pitch <= row_elements && first % Pack == 0 && row_elements % Pack == 0 &&
            g.staged_pitch % Pack == 0 && reinterpret_cast<std::uintptr_t>(image) % 16 == 0 &&
-           reinterpret_cast<std::uintptr_t>(staged) % 16 == 0 && packs_offsets_fit<Tiles, T>(g);
+           reinterpret_cast<std::uintptr_t>(staged) % 16 == 0;
   }
 }
 
@@ -129,22 +115,18 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
   {
     const int first = inside_begin * per_row, total = inside_end * per_row;
     const T* inside = src + (first_y + inside_begin) * src_pitch;
-    // Thread rank's pack first + k, k = rank + Team * j, is pack `column` of inside row `row`, at
-    // `offset` elements from `inside`: a 32-bit offset (stages_by_packs checks the staged rows span
-    // fewer than 2^31 elements), stepped by Team packs at a time, so a pack costs a few integer adds
-    // (no division, no 64-bit multiply) besides its load.
-    const int pitch = static_cast<int>(src_pitch), step_rows = Team / per_row, step_columns = Team % per_row;
-    const int step_offset = step_rows * pitch + step_columns * Pack, wrap_offset = pitch - per_row * Pack;
-    int column = team.team_rank() % per_row;
-    int offset = team.team_rank() / per_row * pitch + column * Pack;
+    // Thread rank's pack first + k, k = rank + Team * j, is pack `column` of inside row `row`,
+    // stepped by Team packs at a time (no division per pack).
+    const int step_rows = Team / per_row, step_columns = Team % per_row;
+    int row = team.team_rank() / per_row, column = team.team_rank() % per_row;
     for (int k0 = first + team.team_rank(); k0 < total; k0 += Batch * Team) {
       pack v[Batch]{};  // (every slot used is loaded; {} keeps compilers from warning)
       PK_UNROLL
       for (int j = 0; j < Batch; ++j) {
-        if (k0 + j * Team < total) v[j] = *reinterpret_cast<const pack*>(inside + offset);
-        offset += step_offset;
+        if (k0 + j * Team < total) v[j] = *reinterpret_cast<const pack*>(inside + row * src_pitch + column * Pack);
+        row += step_rows;
         column += step_columns;
-        if (column >= per_row) column -= per_row, offset += wrap_offset;
+        if (column >= per_row) column -= per_row, ++row;
       }
       PK_UNROLL
       for (int j = 0; j < Batch; ++j) {
