@@ -22,6 +22,8 @@ namespace {
 // staged directly where it does not (edge tiles, large radii and channel counts).
 struct pipelined {
   static constexpr int VectorLength = 1, Chunk = 1, MinTeamsPerSM = 1;
+  template <class T, int R>
+  static constexpr bool async_staging = false;  // (CUDA only)
   static constexpr bool Pipelined = true;
   template <class T>
   static constexpr int StagePacks = 0;  // element by element

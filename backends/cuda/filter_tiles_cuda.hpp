@@ -39,6 +39,12 @@ struct filter_tiles<Kokkos::Cuda> {
   // copy bandwidth against 0.22; bench/results/h200.md, step 9).
   template <class T>
   static constexpr int StagePacks = std::is_same_v<T, float> ? 10 : 0;
+  // From radius 2 the packs go by cp.async.cg (global to shared memory, bypassing L1, no
+  // registers): measured on the H200, 5x5 0.68 -> 0.74 of copy bandwidth and the separable 5x5
+  // pass 0.62 -> 0.67 (ncu: L2 hit rate 60% -> 73%, same instructions), while the 3x3 and Sobel
+  // lost 0.04-0.06 that way (bench/results/h200.md, step 14).
+  template <class T, int R>
+  static constexpr bool async_staging = std::is_same_v<T, float> && R >= 2;
   // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
   // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole. (Only
   // tiles staged without a lead are prefetched: with StagePacks, float tiles go by packs instead.)

@@ -22,8 +22,11 @@ namespace {
 // the pipelined persistent teams (tile_pipeline.hpp), Slots 0: one tile a team; at least Teams
 // teams an SM (LaunchBounds: at most 65536 / (Team * Teams) registers a thread; 0: no bounds, one
 // tile a team only); Packs 16-byte loads a thread in flight when staging (0: element by element).
-template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0>
+// Async: float packs staged by cp.async for radius >= Async (0: never, by loads and stores).
+template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, int Async = 0>
 struct tiles {
+  template <class T, int R>
+  static constexpr bool async_staging = Async > 0 && R >= Async && std::is_same_v<T, float>;
   static constexpr bool Pipelined = Slots > 0;
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
   static constexpr int RowsPerThread = H / (Team / 32);
@@ -42,7 +45,8 @@ struct tiles {
            std::to_string(RowsPerThread) +
            (Pipelined ? " slots " + std::to_string(Slots) : std::string(" one tile a team")) +
            (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
-           (Packs > 0 ? " packs " + std::to_string(Packs) : std::string());
+           (Packs > 0 ? " packs " + std::to_string(Packs) : std::string()) +
+           (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string());
   }
 };
 
@@ -151,12 +155,11 @@ void tune_filter(int runs, const std::string& only) {
   for (float& x : w5) x = float(rng.unit() / 25);
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
-  // one round trip), one-channel images computed in quads of 4 x Rows outputs: the CUDA default
-  // (teams of 8 warps, 4 rows a thread, five teams an SM), then teams of 4 warps with 8 rows a
-  // thread (12 window rows read for 8 output rows instead of 8 for 4), with launch bounds of eight
-  // teams an SM (64 registers) or none.
+  // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
+  // 4 rows a thread, five teams an SM: the CUDA default (packs by cp.async from radius 2), then
+  // every radius by loads and stores, then every radius by cp.async.
 #define PK_TUNE_FILTER_SHAPES \
-  tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 128, 0, 8, 10>, tiles<256, 32, 128, 0, 0, 10>
+  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 256, 0, 5, 10, 1>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);

@@ -145,7 +145,7 @@ struct Conv2DRegisterTile {
       if (window::fits(grid, staged)) {
         // One channel: each thread computes quads of 4 x Rows outputs from 16-byte scratch reads,
         // so a window row's loads and the address arithmetic serve 4 outputs.
-        for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+        for_each_staged_tile<Tiles, R>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
           for_each_output_quad<Tiles>(team, t, [&](int y, int e) {
             float acc[Rows][4];
             PK_UNROLL
@@ -172,7 +172,7 @@ struct Conv2DRegisterTile {
         return;
       }
     }
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+    for_each_staged_tile<Tiles, R>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
         const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + grid.lead + e;
@@ -219,7 +219,7 @@ struct SeparableRegisterTile {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     float* const staged = aligned_scratch(team, grid.staged_floats());
     scratch_floats<Exec> rows(team.team_scratch(0), grid.row_pass_floats());
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+    for_each_staged_tile<Tiles, R>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       const threads th(team);
       const int C = grid.channels, used = t.w * C;
       for (int yy = th.warp; yy < grid.staged_rows; yy += threads::Warps) {
@@ -288,7 +288,7 @@ struct SobelRegisterTile {
     // horizontal difference and the horizontal smoothing feed the outputs above and below it,
     // weighted by smooth(d) = 1, 2, 1 and slope(d) = -1, 0, 1 for the row d = 0, 1, 2 of the window.
     float* const staged = aligned_scratch(team, grid.staged_floats());
-    for_each_staged_tile<Tiles>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+    for_each_staged_tile<Tiles, radius>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
       for_each_output_column<Tiles>(team, t, grid.channels, [&](int y, int e) {
         const int C = grid.channels;
         const float* src = staged + static_cast<std::int64_t>(y) * grid.staged_pitch + grid.lead + e;

@@ -38,6 +38,11 @@ struct filter_tiles {
   static constexpr bool RegisterTiles = false;
   static constexpr int Lanes = 1, RowsPerThread = 1;
   static constexpr bool Pipelined = false;
+  // Register tiles on a GPU, staged by packs (tile_pipeline.hpp): whether the kernels of element
+  // type T and radius R copy the packs by asynchronous copies (cp.async) instead of loads and
+  // stores through registers.
+  template <class T, int R>
+  static constexpr bool async_staging = false;
   // Register tiles only: 16-byte loads a thread has in flight when it stages a tile of element
   // type T by packs (tile_pipeline.hpp); 0: element by element.
   template <class T>

@@ -20,6 +20,7 @@
 // tiles) or shapes the tile chooser could not fit.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/unroll.hpp"
 #include "filter/border_index.hpp"
@@ -95,11 +96,13 @@ KOKKOS_INLINE_FUNCTION void store_pack(float* dst, const element_pack<T>& v) {
 // `rank` takes packs rank, rank + TeamSize, ..., so consecutive threads read consecutive packs of
 // an image row. Each thread issues StagePacks loads before it stores any (the compiler cannot tell
 // that scratch and the image do not overlap, so a plain copy loop would wait for each load before
-// the next), and a pack's place in scratch is its index in the list times its size. The at most
+// the next), and a pack's place in scratch is its index in the list times its size. Where
+// Tiles::async_staging<T, R> (float on a GPU, radius R), the packs go by asynchronous copies
+// instead, with no registers between global and shared memory. The at most
 // r rows above or below the image (tiles at its top and bottom) go a warp per row, from the row
 // the border mode names: looked up once per row, outside the unrolled loop, whose registers
 // would otherwise hold a border lookup per pack.
-template <class Tiles, class Member, class T>
+template <class Tiles, int R, class Member, class T>
 KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
                                         border mode, float* staged) {
   using pack = element_pack<T>;
@@ -119,7 +122,24 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
     // stepped by Team packs at a time (no division per pack).
     const int step_rows = Team / per_row, step_columns = Team % per_row;
     int row = team.team_rank() / per_row, column = team.team_rank() % per_row;
-    for (int k0 = first + team.team_rank(); k0 < total; k0 += Batch * Team) {
+    bool copied = false;
+#if defined(__CUDA_ARCH__)
+    if constexpr (Tiles::template async_staging<T, R>) {
+      // Each pack straight from global to shared memory (cp.async.cg, LDGSTS bypassing L1: no
+      // registers hold it), all of a thread's packs in flight at once, waited for before returning.
+      for (int k = first + team.team_rank(); k < total; k += Team) {
+        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(staged + static_cast<std::int64_t>(k) * Pack));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(inside + row * src_pitch + column * Pack)
+                     : "memory");
+        row += step_rows;
+        column += step_columns;
+        if (column >= per_row) column -= per_row, ++row;
+      }
+      asm volatile("cp.async.wait_all;" ::: "memory");
+      copied = true;
+    }
+#endif
+    for (int k0 = first + team.team_rank(); !copied && k0 < total; k0 += Batch * Team) {
       pack v[Batch]{};  // (every slot used is loaded; {} keeps compilers from warning)
       PK_UNROLL
       for (int j = 0; j < Batch; ++j) {
@@ -160,7 +180,7 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
 // Each lane loads RowBatch x ColBatch elements into registers before it stores them: the
 // compiler cannot tell that scratch and the image do not overlap, so a plain copy loop would
 // wait for each load before the next.
-template <class Tiles, class Member, class T>
+template <class Tiles, int R, class Member, class T>
 KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
                                        border mode, float* staged) {
   using threads = register_tile_threads<Tiles>;
@@ -174,7 +194,7 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
     for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
   }
   if constexpr (Tiles::template StagePacks<T> > 0)
-    if (stages_by_packs<Tiles>(image, g, t, staged)) return stage_packs<Tiles>(team, image, g, t, mode, staged);
+    if (stages_by_packs<Tiles>(image, g, t, staged)) return stage_packs<Tiles, R>(team, image, g, t, mode, staged);
   staged += g.lead;  // the lead's elements are never read
   if (staged_inside_image(g, t)) {
     const T* src = image + g.offset(first_y, first_x);
@@ -288,13 +308,13 @@ class staged_tile_prefetch {
 // in `staged` when compute runs, the next one's loads in flight meanwhile (see the top); with
 // Tiles::Pipelined false, for the one tile of this team.
 // compute may use team barriers: every thread of a team runs the same tiles.
-template <class Tiles, class Member, class T, class Compute>
+template <class Tiles, int R, class Member, class T, class Compute>
 KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
                                                  border mode, float* staged, Compute&& compute) {
   if constexpr (!Tiles::Pipelined) {
     // One tile per team (run_tiles launches a team per tile): stage, then compute.
     const tile_box t = g.tile(team.league_rank());
-    stage_rows<Tiles>(team, image, g, t, mode, staged);
+    stage_rows<Tiles, R>(team, image, g, t, mode, staged);
     team.team_barrier();  // compute reads what other threads staged
     compute(t);
   } else {
@@ -310,7 +330,7 @@ KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* im
       if (loaded)
         next.store(g, staged);
       else
-        stage_rows<Tiles>(team, image, g, t, mode, staged);
+        stage_rows<Tiles, R>(team, image, g, t, mode, staged);
       team.team_barrier();  // compute reads what other threads staged
       loaded = has_next() && prefetch::fits(g, g.tile(i + step));
       if (loaded) next.load(image, g, g.tile(i + step));
