@@ -122,6 +122,12 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
     // stepped by Team packs at a time (no division per pack).
     const int step_rows = Team / per_row, step_columns = Team % per_row;
     int row = team.team_rank() / per_row, column = team.team_rank() % per_row;
+    const auto pack_in_image = [&] { return inside + row * src_pitch + column * Pack; };
+    const auto next_pack = [&] {
+      row += step_rows;
+      column += step_columns;
+      if (column >= per_row) column -= per_row, ++row;
+    };
     bool copied = false;
 #if defined(__CUDA_ARCH__)
     if constexpr (Tiles::template async_staging<T, R>) {
@@ -129,11 +135,8 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
       // registers hold it), all of a thread's packs in flight at once, waited for before returning.
       for (int k = first + team.team_rank(); k < total; k += Team) {
         const auto to = static_cast<unsigned>(__cvta_generic_to_shared(staged + static_cast<std::int64_t>(k) * Pack));
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(inside + row * src_pitch + column * Pack)
-                     : "memory");
-        row += step_rows;
-        column += step_columns;
-        if (column >= per_row) column -= per_row, ++row;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(pack_in_image()) : "memory");
+        next_pack();
       }
       asm volatile("cp.async.wait_all;" ::: "memory");
       copied = true;
@@ -143,10 +146,8 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
       pack v[Batch]{};  // (every slot used is loaded; {} keeps compilers from warning)
       PK_UNROLL
       for (int j = 0; j < Batch; ++j) {
-        if (k0 + j * Team < total) v[j] = *reinterpret_cast<const pack*>(inside + row * src_pitch + column * Pack);
-        row += step_rows;
-        column += step_columns;
-        if (column >= per_row) column -= per_row, ++row;
+        if (k0 + j * Team < total) v[j] = *reinterpret_cast<const pack*>(pack_in_image());
+        next_pack();
       }
       PK_UNROLL
       for (int j = 0; j < Batch; ++j) {
