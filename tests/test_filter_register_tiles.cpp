@@ -24,8 +24,6 @@ struct pipelined {
   static constexpr int VectorLength = 1, Chunk = 1, MinTeamsPerSM = 1;
   template <class T, int R>
   static constexpr bool async_staging = false;  // (CUDA only)
-  template <class T, int R>
-  static constexpr int staged_parts = 1;
   static constexpr bool Pipelined = true;
   template <class T>
   static constexpr int StagePacks = 0;  // element by element
@@ -68,15 +66,6 @@ struct two_lanes_one_tile_per_team : two_lanes {
   static constexpr bool Pipelined = false;
   template <class T>
   static constexpr int StagePacks = 2;
-};
-
-// Two warps of one lane, one tile per team, its two row groups (of 8 x 4 quads, two chunks of
-// one lane) computed in three parts, one of them empty, as the CUDA backend computes tiles staged
-// by asynchronous copies (on the host the staging is whole before the first part).
-struct two_warps_in_parts : two_warps_small_scratch {
-  static constexpr bool Pipelined = false;
-  template <class T, int R>
-  static constexpr int staged_parts = 3;
 };
 
 template <class Tiles, class Exec, class T>
@@ -160,6 +149,5 @@ TEST_CASE("register-tile filters with teams of two (OpenMP)") {
   check_tiles<two_warps_small_scratch, Kokkos::OpenMP>();
   check_tiles<two_lanes, Kokkos::OpenMP>();
   check_tiles<two_lanes_one_tile_per_team, Kokkos::OpenMP>();
-  check_tiles<two_warps_in_parts, Kokkos::OpenMP>();
 }
 #endif

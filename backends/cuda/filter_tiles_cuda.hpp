@@ -45,9 +45,6 @@ struct filter_tiles<Kokkos::Cuda> {
   // lost 0.04-0.06 that way (bench/results/h200.md, step 14).
   template <class T, int R>
   static constexpr bool async_staging = std::is_same_v<T, float> && R >= 2;
-  // EXPERIMENT (not to commit as is): two parts where staging is asynchronous.
-  template <class T, int R>
-  static constexpr int staged_parts = async_staging<T, R> ? 2 : 1;
   // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
   // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole. (Only
   // tiles staged without a lead are prefetched: with StagePacks, float tiles go by packs instead.)

@@ -23,13 +23,10 @@ namespace {
 // teams an SM (LaunchBounds: at most 65536 / (Team * Teams) registers a thread; 0: no bounds, one
 // tile a team only); Packs 16-byte loads a thread in flight when staging (0: element by element).
 // Async: float packs staged by cp.async for radius >= Async (0: never, by loads and stores).
-// Parts: one-channel float tiles computed in that many parts, each when its rows have landed.
-template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, int Async = 0, int Parts = 1>
+template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, int Async = 0>
 struct tiles {
   template <class T, int R>
   static constexpr bool async_staging = Async > 0 && R >= Async && std::is_same_v<T, float>;
-  template <class T, int R>
-  static constexpr int staged_parts = Parts;
   static constexpr bool Pipelined = Slots > 0;
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
   static constexpr int RowsPerThread = H / (Team / 32);
@@ -49,8 +46,7 @@ struct tiles {
            (Pipelined ? " slots " + std::to_string(Slots) : std::string(" one tile a team")) +
            (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
            (Packs > 0 ? " packs " + std::to_string(Packs) : std::string()) +
-           (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string()) +
-           (Parts > 1 ? " parts " + std::to_string(Parts) : std::string());
+           (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string());
   }
 };
 
@@ -160,23 +156,16 @@ void tune_filter(int runs, const std::string& only) {
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
-  // 4 rows a thread, five teams an SM: the CUDA default (packs by cp.async from radius 2), the
-  // same with the quads of a tile computed in 2 (at five and four teams an SM) and 4 parts as
-  // their rows land, every radius by cp.async in 2 and 4 parts, then every radius by loads and
-  // stores. (Parts apply to the quads only: Sobel and the separable pass sweep the staging.)
-#define PK_TUNE_FILTER_SHAPES                                                                                   \
-  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10, 2, 2>, tiles<256, 32, 256, 0, 4, 10, 2, 2>, \
-      tiles<256, 32, 256, 0, 5, 10, 2, 4>, tiles<256, 32, 256, 0, 5, 10, 1, 2>, tiles<256, 32, 256, 0, 5, 10, 1, 4>, \
-      tiles<256, 32, 256, 0, 5, 10>
-#define PK_TUNE_STAGING_SHAPES tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10, 1>, tiles<256, 32, 256, 0, 5, 10>
+  // 4 rows a thread, five teams an SM: the CUDA default (packs by cp.async from radius 2), then
+  // every radius by loads and stores, then every radius by cp.async.
+#define PK_TUNE_FILTER_SHAPES \
+  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 256, 0, 5, 10, 1>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
-  sweep<float, PK_TUNE_STAGING_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
-  sweep<float, PK_TUNE_STAGING_SHAPES>(8192, 8192, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5),
-                                       "gaussian 5 (sep.) float", runs, only);
-  sweep<std::uint8_t, tiles<256, 32, 256, 0, 5, 10, 2>>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs,
-                                                        only);
-#undef PK_TUNE_STAGING_SHAPES
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
+  sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5),
+                                      "gaussian 5 (sep.) float", runs, only);
+  sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs, only);
 #undef PK_TUNE_FILTER_SHAPES
 }
 

@@ -145,9 +145,8 @@ struct Conv2DRegisterTile {
       if (window::fits(grid, staged)) {
         // One channel: each thread computes quads of 4 x Rows outputs from 16-byte scratch reads,
         // so a window row's loads and the address arithmetic serve 4 outputs.
-        constexpr int Parts = Tiles::template staged_parts<T, R>;
-        for_each_staged_part<Tiles, R, Parts>(team, in.data(), grid, mode, staged, [&](const tile_box& t, group_range groups) {
-          for_each_output_quad<Tiles>(team, t, groups, [&](int y, int e) {
+        for_each_staged_tile<Tiles, R>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
+          for_each_output_quad<Tiles>(team, t, [&](int y, int e) {
             float acc[Rows][4];
             PK_UNROLL
             for (int o = 0; o < Rows; ++o)

@@ -43,11 +43,6 @@ struct filter_tiles {
   // stores through registers.
   template <class T, int R>
   static constexpr bool async_staging = false;
-  // Register tiles, one tile per team, one-channel float quads: the tile's row groups are
-  // computed in this many parts, top to bottom, each as soon as its staged rows have landed
-  // (with async_staging; tile_pipeline.hpp, for_each_staged_part).
-  template <class T, int R>
-  static constexpr int staged_parts = 1;
   // Register tiles only: 16-byte loads a thread has in flight when it stages a tile of element
   // type T by packs (tile_pipeline.hpp); 0: element by element.
   template <class T>

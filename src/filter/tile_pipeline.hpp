@@ -39,21 +39,6 @@ struct register_tile_threads {
       : lane(team.team_rank() % Lanes), warp(team.team_rank() / Lanes) {}
 };
 
-// Output row groups [begin, end) of tile t (groups of Rows rows, the last one partial).
-struct group_range {
-  int begin, end;
-};
-
-// The row groups of part p of tile t cut into `parts` parts of (nearly) equal height, top to
-// bottom. Part p reads staged rows [begin * Rows, end * Rows + 2r): where staging is asynchronous
-// (Tiles::staged_parts), the copies of a part's rows are waited for just before it is computed.
-template <class Tiles>
-KOKKOS_INLINE_FUNCTION group_range part_groups(const tile_box& t, int p, int parts) {
-  constexpr int Rows = Tiles::RowsPerThread;
-  const int groups = (t.h + Rows - 1) / Rows;
-  return {groups * p / parts, groups * (p + 1) / parts};
-}
-
 // The tile's staged rows [0, t.h + 2r) and elements [0, (t.w + 2r) * C) lie inside the image.
 KOKKOS_INLINE_FUNCTION bool staged_inside_image(const tile_grid& g, const tile_box& t) {
   const int r = g.radius;
@@ -117,7 +102,7 @@ KOKKOS_INLINE_FUNCTION void store_pack(float* dst, const element_pack<T>& v) {
 // r rows above or below the image (tiles at its top and bottom) go a warp per row, from the row
 // the border mode names: looked up once per row, outside the unrolled loop, whose registers
 // would otherwise hold a border lookup per pack.
-template <class Tiles, int R, int Parts, class Member, class T>
+template <class Tiles, int R, class Member, class T>
 KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
                                         border mode, float* staged) {
   using pack = element_pack<T>;
@@ -147,22 +132,13 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
 #if defined(__CUDA_ARCH__)
     if constexpr (Tiles::template async_staging<T, R>) {
       // Each pack straight from global to shared memory (cp.async.cg, LDGSTS bypassing L1: no
-      // registers hold it), all of a thread's packs in flight at once, one group of copies per
-      // part of the tile (the staged rows its output rows read, less those of earlier parts),
-      // waited for by for_each_staged_part.
-      int k = first + team.team_rank();
-      PK_UNROLL
-      for (int p = 0; p < Parts; ++p) {
-        const int part_rows = part_groups<Tiles>(t, p, Parts).end * threads::Rows + 2 * r;
-        const int end_row = part_rows < inside_end ? part_rows : inside_end;
-        const int end = p == Parts - 1 ? total : (end_row > inside_begin ? end_row : inside_begin) * per_row;
-        for (; k < end; k += Team) {
-          const auto to = static_cast<unsigned>(__cvta_generic_to_shared(staged + static_cast<std::int64_t>(k) * Pack));
-          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(pack_in_image()) : "memory");
-          next_pack();
-        }
-        asm volatile("cp.async.commit_group;" ::: "memory");
+      // registers hold it), all of a thread's packs in flight at once, waited for before returning.
+      for (int k = first + team.team_rank(); k < total; k += Team) {
+        const auto to = static_cast<unsigned>(__cvta_generic_to_shared(staged + static_cast<std::int64_t>(k) * Pack));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(pack_in_image()) : "memory");
+        next_pack();
       }
+      asm volatile("cp.async.wait_all;" ::: "memory");
       copied = true;
     }
 #endif
@@ -205,7 +181,7 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
 // Each lane loads RowBatch x ColBatch elements into registers before it stores them: the
 // compiler cannot tell that scratch and the image do not overlap, so a plain copy loop would
 // wait for each load before the next.
-template <class Tiles, int R, int Parts = 1, class Member, class T>
+template <class Tiles, int R, class Member, class T>
 KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
                                        border mode, float* staged) {
   using threads = register_tile_threads<Tiles>;
@@ -219,7 +195,7 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
     for (int e = th.lane; e < g.staged_pitch; e += threads::Lanes) dst[e] = 0.f;
   }
   if constexpr (Tiles::template StagePacks<T> > 0)
-    if (stages_by_packs<Tiles>(image, g, t, staged)) return stage_packs<Tiles, R, Parts>(team, image, g, t, mode, staged);
+    if (stages_by_packs<Tiles>(image, g, t, staged)) return stage_packs<Tiles, R>(team, image, g, t, mode, staged);
   staged += g.lead;  // the lead's elements are never read
   if (staged_inside_image(g, t)) {
     const T* src = image + g.offset(first_y, first_x);
@@ -329,46 +305,19 @@ class staged_tile_prefetch {
   int m_rank, m_first_element, m_first_offset, m_step_elements, m_step_offset, m_wrap_offset;
 };
 
-// Waits until at most `pending` of this thread's most recent groups of asynchronous copies
-// (stage_packs) are still in flight; nothing where Tiles stage T at radius R synchronously.
-template <class Tiles, class T, int R>
-KOKKOS_INLINE_FUNCTION void wait_staged_copies([[maybe_unused]] int pending) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (Tiles::template async_staging<T, R>) {
-    // (the count is an immediate operand)
-    if (pending <= 0)
-      asm volatile("cp.async.wait_group 0;" ::: "memory");
-    else if (pending == 1)
-      asm volatile("cp.async.wait_group 1;" ::: "memory");
-    else if (pending == 2)
-      asm volatile("cp.async.wait_group 2;" ::: "memory");
-    else
-      asm volatile("cp.async.wait_group 3;" ::: "memory");
-  }
-#endif
-}
-
-// Runs compute(tile, groups) for every tile of this team (league rank, + league size, ...) and
-// the row groups of each of its Parts parts, each part's rows staged in `staged` when compute
-// runs for it, the next tile's loads in flight meanwhile (see the top); with Tiles::Pipelined
-// false, for the one tile of this team. Where the staging is asynchronous, the copies of the
-// later parts land while the team computes the earlier ones.
-// compute may use team barriers: every thread of a team runs the same tiles and parts.
-template <class Tiles, int R, int Parts, class Member, class T, class Compute>
-KOKKOS_INLINE_FUNCTION void for_each_staged_part(const Member& team, const T* image, const tile_grid& g,
+// Runs compute(tile) for every tile of this team (league rank, + league size, ...), each staged
+// in `staged` when compute runs, the next one's loads in flight meanwhile (see the top); with
+// Tiles::Pipelined false, for the one tile of this team.
+// compute may use team barriers: every thread of a team runs the same tiles.
+template <class Tiles, int R, class Member, class T, class Compute>
+KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
                                                  border mode, float* staged, Compute&& compute) {
-  static_assert(Parts >= 1 && Parts <= 4 && (Parts == 1 || !Tiles::Pipelined),
-                "1-4 parts a tile, one tile per team");
   if constexpr (!Tiles::Pipelined) {
-    // One tile per team (run_tiles launches a team per tile): stage, then compute part by part.
+    // One tile per team (run_tiles launches a team per tile): stage, then compute.
     const tile_box t = g.tile(team.league_rank());
-    stage_rows<Tiles, R, Parts>(team, image, g, t, mode, staged);
-    PK_NO_UNROLL  // (one copy of compute's code)
-    for (int p = 0; p < Parts; ++p) {
-      wait_staged_copies<Tiles, T, R>(Parts - 1 - p);  // this thread's copies of parts 0 .. p
-      team.team_barrier();                             // compute reads what other threads staged
-      compute(t, part_groups<Tiles>(t, p, Parts));
-    }
+    stage_rows<Tiles, R>(team, image, g, t, mode, staged);
+    team.team_barrier();  // compute reads what other threads staged
+    compute(t);
   } else {
     using prefetch = staged_tile_prefetch<Tiles, T>;
     const int tiles = g.tile_count(), step = team.league_size();
@@ -386,35 +335,22 @@ KOKKOS_INLINE_FUNCTION void for_each_staged_part(const Member& team, const T* im
       team.team_barrier();  // compute reads what other threads staged
       loaded = has_next() && prefetch::fits(g, g.tile(i + step));
       if (loaded) next.load(image, g, g.tile(i + step));
-      compute(t, part_groups<Tiles>(t, 0, 1));
+      compute(t);
       team.team_barrier();  // the next tile's staging overwrites what compute read
     }
   }
 }
 
-// for_each_staged_part with the tile in one part: compute(tile).
-template <class Tiles, int R, class Member, class T, class Compute>
-KOKKOS_INLINE_FUNCTION void for_each_staged_tile(const Member& team, const T* image, const tile_grid& g,
-                                                 border mode, float* staged, Compute&& compute) {
-  for_each_staged_part<Tiles, R, 1>(team, image, g, mode, staged, [&](const tile_box& t, group_range) { compute(t); });
-}
-
-// Calls quad(y, e) for each quad of outputs a thread owns in row groups `groups` of tile t of a
-// one-channel image: elements e .. e+3 (e a multiple of 4) of rows y .. y+Rows-1. A row group is
-// cut into chunks of Lanes quads; warps take (group, chunk) pairs, groups first, lanes the quads
-// of a chunk (with as many groups as warps: a warp a group, its chunks in turn).
+// Calls quad(y, e) for each quad of outputs a thread owns in tile t of a one-channel image:
+// elements e .. e+3 (e a multiple of 4) of rows y .. y+Rows-1. Lanes take consecutive quads of a
+// row, warps take row groups.
 template <class Tiles, class Member, class Quad>
-KOKKOS_INLINE_FUNCTION void for_each_output_quad(const Member& team, const tile_box& t, group_range groups,
-                                                 Quad&& quad) {
+KOKKOS_INLINE_FUNCTION void for_each_output_quad(const Member& team, const tile_box& t, Quad&& quad) {
   using threads = register_tile_threads<Tiles>;
   const threads th(team);
-  constexpr int ChunkElements = 4 * threads::Lanes;
-  const int n = groups.end - groups.begin, chunks = (t.w + ChunkElements - 1) / ChunkElements;
-  for (int task = th.warp; task < n * chunks; task += threads::Warps) {
-    const int chunk = task / n, group = groups.begin + (task - chunk * n);
-    const int e = chunk * ChunkElements + 4 * th.lane;
-    if (e < t.w) quad(group * threads::Rows, e);
-  }
+  const int groups = (t.h + threads::Rows - 1) / threads::Rows;
+  for (int group = th.warp; group < groups; group += threads::Warps)
+    for (int e = 4 * th.lane; e < t.w; e += 4 * threads::Lanes) quad(group * threads::Rows, e);
 }
 
 // Calls column(y, e) for each output column a thread owns in tile t: Rows rows from row y of
