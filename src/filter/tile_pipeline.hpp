@@ -173,8 +173,9 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
 }
 
 // The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch, g.lead elements
-// before the halo), by 16-byte packs where stages_by_packs, else by whole warps per row, border
-// sources looked up per element where the area leaves the image. Staged rows below the tile's
+// before the halo), by 16-byte packs where stages_by_packs, else element by element by whole
+// warps per row, the source rows and the border pixels' columns looked up where the area leaves
+// the image. Staged rows below the tile's
 // own (present when its height is not a multiple of Rows) are zeros, read only for outputs that
 // are not stored.
 //
@@ -223,28 +224,54 @@ KOKKOS_INLINE_FUNCTION void stage_rows(const Member& team, const T* image, const
     }
     return;
   }
-  // The image's edge: a warp per staged row, whose source row the border mode names; the part of
-  // the row inside the image is a straight copy, only the at most r pixels either side of it look
-  // up their source column.
+  // The image's edge: each warp takes RowBatch staged rows at a time, whose source rows the
+  // border mode names. The part of a row inside the image is a straight copy, each lane loading
+  // RowBatch x ColBatch elements before it stores them (as above: with one element in flight a
+  // lane, an edge tile took about 40 dependent round trips to stage; bench/results/h200.md, step
+  // 17); only the at most r pixels either side of it look up their source column.
   const int inside_begin = first_x < 0 ? static_cast<int>(-first_x) : 0;
   const std::int64_t right = g.width - first_x;
   const int inside_end = right < t.w + 2 * r ? static_cast<int>(right) : t.w + 2 * r;
-  for (int yy = th.warp; yy < rows; yy += threads::Warps) {
-    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
-    const std::int64_t sy = border_index(first_y + yy, g.height, mode);
-    if (sy < 0) {
-      for (int e = th.lane; e < elements; e += threads::Lanes) dst[e] = 0.f;
-      continue;
+  const int copy_begin = inside_begin * C, copy_end = inside_end * C;
+  const std::int64_t x_offset = first_x * C;  // staged element e is element x_offset + e of its source row
+  for (int y0 = th.warp * RowBatch; y0 < rows; y0 += threads::Warps * RowBatch) {
+    const T* source[RowBatch];  // each staged row's source row; null: a row of zeros (border::constant)
+    PK_UNROLL
+    for (int i = 0; i < RowBatch; ++i) {
+      const std::int64_t sy = y0 + i < rows ? border_index(first_y + y0 + i, g.height, mode) : -1;
+      source[i] = sy < 0 ? nullptr : image + g.offset(sy, 0);
     }
-    const T* row = image + g.offset(sy, 0);
-    const T* src = row + first_x * C;  // staged element e reads src[e] inside the image
-    for (int e = inside_begin * C + th.lane; e < inside_end * C; e += threads::Lanes) dst[e] = static_cast<float>(src[e]);
-    const auto border_pixel = [&](int xx) {
-      const std::int64_t sx = border_index(first_x + xx, g.width, mode);
-      for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
-    };
-    for (int xx = th.lane; xx < inside_begin; xx += threads::Lanes) border_pixel(xx);
-    for (int xx = inside_end + th.lane; xx < t.w + 2 * r; xx += threads::Lanes) border_pixel(xx);
+    for (int e0 = copy_begin + th.lane; e0 < copy_end; e0 += ColBatch * threads::Lanes) {
+      float v[RowBatch][ColBatch];
+      PK_UNROLL
+      for (int i = 0; i < RowBatch; ++i) {
+        PK_UNROLL
+        for (int j = 0; j < ColBatch; ++j) {
+          const int e = e0 + j * threads::Lanes;
+          v[i][j] = source[i] && e < copy_end ? static_cast<float>(source[i][x_offset + e]) : 0.f;
+        }
+      }
+      PK_UNROLL
+      for (int i = 0; i < RowBatch; ++i) {
+        PK_UNROLL
+        for (int j = 0; j < ColBatch; ++j) {
+          const int e = e0 + j * threads::Lanes;
+          if (y0 + i < rows && e < copy_end) staged[(y0 + i) * g.staged_pitch + e] = v[i][j];
+        }
+      }
+    }
+    PK_UNROLL
+    for (int i = 0; i < RowBatch; ++i) {
+      if (y0 + i >= rows) continue;
+      float* dst = staged + static_cast<std::int64_t>(y0 + i) * g.staged_pitch;
+      const T* row = source[i];
+      const auto border_pixel = [&](int xx) {
+        const std::int64_t sx = row ? border_index(first_x + xx, g.width, mode) : -1;
+        for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
+      };
+      for (int xx = th.lane; xx < inside_begin; xx += threads::Lanes) border_pixel(xx);
+      for (int xx = inside_end + th.lane; xx < t.w + 2 * r; xx += threads::Lanes) border_pixel(xx);
+    }
   }
 }
 
