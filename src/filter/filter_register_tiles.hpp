@@ -7,8 +7,8 @@
 //   - the tiles a team computes, and how they are staged, come from tile_pipeline.hpp (one tile
 //     per team, or persistent teams that prefetch their next tile: Tiles::Pipelined);
 //   - the radius R is a template parameter, so every loop over the stencil unrolls and each
-//     weight is a compile-time index into the functor (constant memory on a GPU, read by every
-//     thread of a warp at once);
+//     weight is a compile-time index into the functor (on a GPU the kernel's parameters, a
+//     constant bank, read by every thread of a warp at once);
 //   - a thread owns a column of Rows outputs (a register tile) and slides down it: each staged
 //     value it reads is used by up to 2R+1 of its outputs, so a K x K stencil costs
 //     (Rows + 2R) * K scratch reads per Rows outputs instead of K * K per output;
