@@ -11,5 +11,7 @@ using exec = Kokkos::DefaultExecutionSpace;
 // only: the sweeps whose kernel name (e.g. "conv 3x3 float") contains it; "" for all.
 void tune_filter(int runs, const std::string& only);
 void tune_gemm(int runs);
+// What a call costs before its kernel does any work (tune_launch.cpp).
+void tune_launch(int runs);
 
 }  // namespace pk_tune
