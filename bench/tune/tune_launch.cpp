@@ -6,7 +6,7 @@
 // the part of the filters' ratios that is launch, not kernel (bench/results/h200.md, step 18).
 #include <Kokkos_Core.hpp>
 #include <cstdio>
-#include <functional>
+#include <vector>
 
 #include <cuda_runtime.h>
 

@@ -102,15 +102,12 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
     const auto policy = Kokkos::TeamPolicy<Exec, bounds>(space, static_cast<int>(tile_count), tiles::TeamSize,
                                                          tiles::VectorLength)
                             .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
-    // HintLightWeight: the functor goes as a kernel parameter (it is under the 4 KB CUDA allows
-    // for them). Kokkos' default for functors over 512 bytes (a convolution's weights) is
-    // constant memory, which costs every launch a wait for the previous such kernel, a
+    // HintLightWeight: the functor goes as a kernel parameter (Kokkos does so for functors under
+    // the 4 KB CUDA allows; a convolution's is about 1 KB). Kokkos' default for functors over 512
+    // bytes is constant memory, which costs every launch a wait for the previous such kernel, a
     // host-to-device copy of the functor and an event, all inside the filter call.
-    if constexpr (sizeof(Functor) < 4000)
-      Kokkos::parallel_for(label, Kokkos::Experimental::require(policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight),
-                           f);
-    else
-      Kokkos::parallel_for(label, policy, f);
+    Kokkos::parallel_for(
+        label, Kokkos::Experimental::require(policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight), f);
   }
 }
 
