@@ -25,9 +25,6 @@ struct pipelined {
   template <class T, int R>
   static constexpr bool async_staging = false;  // (CUDA only)
   static constexpr bool Pipelined = true;
-  static constexpr int StripRows = 0, StripTeam = 1, StripMinTeams = 0;  // (no strips: strips_one_thread below)
-  template <int R>
-  static constexpr int strip_prefetch = 1;
   template <class T>
   static constexpr int StagePacks = 0;  // element by element
   template <class T, int R>
@@ -69,20 +66,6 @@ struct two_lanes_one_tile_per_team : two_lanes {
   static constexpr bool Pipelined = false;
   template <class T>
   static constexpr int StagePacks = 2;
-};
-
-// Strips (filter_strips.hpp) of 3 rows, one thread a team and two rows in flight (the walk then
-// unrolls by 6 or 10 rows, past the end of every strip); what does not fit them runs one_thread.
-struct strips_one_thread : one_thread {
-  static constexpr int StripRows = 3, StripTeam = 1;
-  template <int R>
-  static constexpr int strip_prefetch = 2;
-};
-// Strips of 5 rows, teams of two threads (each a "warp" of one lane), three rows in flight.
-struct strips_teams_of_two : one_thread {
-  static constexpr int StripRows = 5, StripTeam = 2;
-  template <int R>
-  static constexpr int strip_prefetch = 3;
 };
 
 template <class Tiles, class Exec, class T>
@@ -147,60 +130,7 @@ void check_tiles() {
       }
 }
 
-// One-channel float images of whole quads a row, radius 1 and 2: the strips; every border,
-// general and separable kernels and Sobel, against float64.
-template <class Tiles, class Exec>
-void check_strips() {
-  const std::vector<image_shape> shapes{{1, 4, 1}, {2, 8, 1}, {7, 12, 1}, {11, 16, 1}, {30, 40, 1}};
-  for (image_shape s : shapes)
-    for (int size : {3, 5})
-      for (pk::border b : filter_ref::all_borders()) {
-        CAPTURE(s.h);
-        CAPTURE(s.w);
-        CAPTURE(size);
-        const std::string border_name = pk::to_string(b);
-        CAPTURE(border_name);
-        const auto in = pk_test::random_vector<float>(s.size(), -1.0, 1.0);
-        const pk::image_view<const float, Exec> vin(in.data(), s.h, s.w, s.c);
-        std::vector<float> out_probe(s.size());
-        REQUIRE(pk::detail::strips_apply<Tiles>(vin, pk::image_view<float, Exec>(out_probe.data(), s.h, s.w, s.c),
-                                                size / 2));
-        const pk::filter_spec general{pk::filter_op::convolve, pk::custom_kernel(size, random_floats(size * size, -1, 1))};
-        const pk::filter_spec separable{pk::filter_op::convolve,
-                                        pk::separable_kernel(random_floats(size, -1, 1), random_floats(size, -1, 1))};
-        for (const pk::filter_spec* f : {&general, &separable}) {
-          const std::vector<double> w(f->kernel.weights.begin(), f->kernel.weights.end());
-          CHECK(filter_ref::worst_float_error(run<Tiles, Exec>(in, s, *f, b), filter_ref::convolve(in, s, size, w, b),
-                                              filter_ref::error_scale(in, w)) <= filter_ref::float_tolerance);
-        }
-        if (size == 3)
-          CHECK(filter_ref::worst_float_error(run<Tiles, Exec>(in, s, pk::parse_filter("sobel"), b),
-                                              filter_ref::sobel_magnitude(in, s, b),
-                                              filter_ref::error_scale(in, std::vector<double>(8, 1.0))) <=
-                filter_ref::float_tolerance);
-      }
-}
-
 }  // namespace
-
-TEST_CASE("strip filters (one-channel float, radius 1 and 2) with one thread (Serial)") {
-  const auto seed = pk_test::seed();
-  CAPTURE(seed);
-  check_strips<strips_one_thread, Kokkos::Serial>();
-  check_tiles<strips_one_thread, Kokkos::Serial>();  // (what strips do not take, and uint8, as one_thread)
-}
-
-#if defined(KOKKOS_ENABLE_OPENMP)
-TEST_CASE("strip filters with teams of two (OpenMP)") {
-  const auto seed = pk_test::seed();
-  CAPTURE(seed);
-  if (Kokkos::OpenMP::concurrency() < 2) {
-    MESSAGE("OpenMP runs one thread: teams of two cannot be formed, skipped");
-    return;
-  }
-  check_strips<strips_teams_of_two, Kokkos::OpenMP>();
-}
-#endif
 
 TEST_CASE("register-tile filters with one thread (Serial)") {
   const auto seed = pk_test::seed();

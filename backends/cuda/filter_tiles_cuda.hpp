@@ -61,13 +61,6 @@ struct filter_tiles<Kokkos::Cuda> {
   static int concurrent_teams(const Kokkos::Cuda& space) {
     return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;
   }
-  // One-channel float filters of radius 1 and 2 (3x3, 5x5, Sobel, separable 3 and 5) run as
-  // strips (src/filter/filter_strips.hpp): a thread walks 4 columns down StripRows rows with
-  // strip_prefetch<R> rows loaded ahead, no scratch. Measured on the H200 against the tiles
-  // below (bench/results/h200.md, step 19).
-  static constexpr int StripRows = 64, StripTeam = 256, StripMinTeams = 0;
-  template <int R>
-  static constexpr int strip_prefetch = R == 1 ? 3 : 2;
   // Separable kernels take the separable path at every radius (gaussian 5x5: 0.50 of copy as
   // separable, 0.49 as the 5x5 stencil, one tile per team).
   static constexpr int SeparableFromRadius = 0;

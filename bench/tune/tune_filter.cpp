@@ -33,9 +33,6 @@ struct tiles {
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
   static constexpr std::size_t ScratchLimit = 48 * 1024;
   static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, SeparableFromRadius = 0;
-  static constexpr int StripRows = 0, StripTeam = 1, StripMinTeams = 0;  // (strips: `strips` below)
-  template <int R>
-  static constexpr int strip_prefetch = 1;
   template <class T>
   static constexpr int StagePacks = Packs;
   template <class T, int R>
@@ -50,20 +47,6 @@ struct tiles {
            (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
            (Packs > 0 ? " packs " + std::to_string(Packs) : std::string()) +
            (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string());
-  }
-};
-
-// Strips (src/filter/filter_strips.hpp): Rows output rows a strip, teams of Team threads, P1 / P2
-// image rows loaded ahead for radius 1 / 2, launch bounds of Teams teams an SM (0: none).
-template <int Rows, int Team, int P1, int P2, int Teams = 0>
-struct strips {
-  static constexpr int Lanes = 32, StripRows = Rows, StripTeam = Team, StripMinTeams = Teams;
-  template <int R>
-  static constexpr int strip_prefetch = R == 1 ? P1 : P2;
-  static std::string name() {
-    return "strips of " + std::to_string(Rows) + " rows, team " + std::to_string(Team) + ", ahead " +
-           std::to_string(P1) + "/" + std::to_string(P2) +
-           (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string());
   }
 };
 
@@ -142,50 +125,6 @@ void time_direct(const pk::image_view<float, exec>& in, const pk::image_view<flo
               what.c_str(), Rows, t.median_ms, rate, rate / copy_rate, double(worst));
 }
 
-// One kernel as strips, checked against the tiles' result `tiled` (the largest difference printed).
-template <class Strips>
-void time_strips(kernel which, const pk::image_view<float, exec>& in, const pk::image_view<float, exec>& tiled,
-                 const pk::filter_kernel& k, const std::string& what, double copy_rate, int runs) {
-  namespace d = pk::detail;
-  exec space;
-  pk::image_view<float, exec> out("strips", in.extent(0), in.extent(1), 1);
-  d::kernel_weights weights{};
-  d::kernel_taps row{}, column{};
-  for (int i = 0; i < k.size * k.size; ++i) weights.w[i] = k.weights[i];
-  for (std::size_t i = 0; i < k.row.size(); ++i) row.t[i] = k.row[i], column.t[i] = k.column[i];
-  const auto b = pk::border::reflect101;
-  const pk::image_view<const float, exec> cin = in;
-  const auto run = [&] {
-    switch (which) {
-      case kernel::conv3: return d::run_strips<Strips, 1>("tune", space, cin, out, b, d::strip_convolution<1>{weights});
-      case kernel::conv5: return d::run_strips<Strips, 2>("tune", space, cin, out, b, d::strip_convolution<2>{weights});
-      case kernel::gaussian5_separable:
-        return d::run_strips<Strips, 2>("tune", space, cin, out, b, d::strip_separable<2>{row, column});
-      case kernel::sobel: return d::run_strips<Strips, 1>("tune", space, cin, out, b, d::strip_sobel{});
-    }
-  };
-  const auto t = pk_bench::measure(space, run, runs);
-  float worst = 0;
-  const float* a = out.data();
-  const float* ref = tiled.data();
-  Kokkos::parallel_reduce(
-      "tune strips check", Kokkos::RangePolicy<exec, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(in.span())),
-      KOKKOS_LAMBDA(std::int64_t i, float& m) {
-        const float e = Kokkos::fabs(a[i] - ref[i]);
-        m = e > m || e != e ? e : m;
-      },
-      Kokkos::Max<float>(worst));
-  const double rate = 2.0 * double(in.span()) * sizeof(float) / (t.median_ms * 1e6);
-  std::printf("filter %-24s %-42s %8.3f ms %8.1f GB/s  ratio %.3f  max diff %.2e\n", what.c_str(),
-              Strips::name().c_str(), t.median_ms, rate, rate / copy_rate, double(worst));
-}
-
-template <class... Strips>
-void time_strip_shapes(kernel which, const pk::image_view<float, exec>& in, const pk::image_view<float, exec>& tiled,
-                       const pk::filter_kernel& k, const std::string& what, double copy_rate, int runs) {
-  (time_strips<Strips>(which, in, tiled, k, what, copy_rate, runs), ...);
-}
-
 template <class T, class... Shapes>
 void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs,
            const std::string& only) {
@@ -200,12 +139,6 @@ void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const 
   std::printf("filter %-24s copy %.1f GB/s\n", what.c_str(), copy_rate);
   (time_shape<T, Shapes>(which, in, out, k, what, copy_rate, runs), ...);
   if constexpr (std::is_same_v<T, float>) {
-    if (c == 1) {
-#define PK_TUNE_STRIP_SHAPES strips<32, 256, 3, 2>, strips<64, 256, 3, 2>, strips<16, 256, 3, 2>, strips<32, 256, 2, 2>, \
-    strips<32, 256, 4, 3>
-      time_strip_shapes<PK_TUNE_STRIP_SHAPES>(which, in, out, k, what, copy_rate, runs);
-#undef PK_TUNE_STRIP_SHAPES
-    }
     if (c == 1 && which == kernel::conv3)
       time_direct<1, 2>(in, out, k, what, copy_rate, runs), time_direct<1, 4>(in, out, k, what, copy_rate, runs);
     if (c == 1 && which == kernel::conv5)
@@ -223,9 +156,10 @@ void tune_filter(int runs, const std::string& only) {
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
-  // 4 rows a thread, five teams an SM, packs by cp.async from radius 2 (the tiles of the CUDA
-  // backend), then, for one-channel float, the strips (the CUDA default for radius 1 and 2).
-#define PK_TUNE_FILTER_SHAPES tiles<256, 32, 256, 0, 5, 10, 2>
+  // 4 rows a thread, five teams an SM: the CUDA default (packs by cp.async from radius 2), then
+  // every radius by loads and stores, then every radius by cp.async.
+#define PK_TUNE_FILTER_SHAPES \
+  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 256, 0, 5, 10, 1>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);

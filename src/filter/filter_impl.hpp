@@ -16,7 +16,6 @@
 #include "filter/filter_functors.hpp"
 #include "filter/filter_register_tiles.hpp"
 #include "filter/filter_host.hpp"
-#include "filter/filter_strips.hpp"
 #include "filter/filter_tiles.hpp"
 
 namespace pk::detail {
@@ -112,43 +111,6 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
   }
 }
 
-// Whether a filter of radius R runs as strips (filter_strips.hpp) where Tiles has them
-// (StripRows > 0): one-channel float, radius 1 or 2, rows of whole 16-byte quads on 16-byte
-// boundaries, and (warps) no warp whose first lane is also the image's last quad.
-template <class Tiles, class InView, class OutView>
-bool strips_apply(const InView& in, const OutView& out, int radius) {
-  if constexpr (!std::is_same_v<typename OutView::value_type, float> || Tiles::StripRows == 0) {
-    return false;
-  } else {
-    const auto quads = static_cast<std::int64_t>(in.extent(1)) / 4;
-    const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-    return in.extent(2) == 1 && (radius == 1 || radius == 2) && in.extent(1) % 4 == 0 &&
-           (Tiles::Lanes == 1 || quads % Tiles::Lanes != 1) && aligned(in.data()) && aligned(out.data());
-  }
-}
-
-// One thread a quad of a strip row (filter_strips.hpp), teams of Tiles::StripTeam.
-template <class Tiles, int R, class Exec, class Stencil>
-void run_strips(const char* label, const Exec& space, const image_view<const float, Exec>& in,
-                const image_view<float, Exec>& out, border b, const Stencil& stencil) {
-  static_assert(Tiles::StripTeam % Tiles::Lanes == 0, "teams of whole warps");
-  strip_grid g;
-  g.height = static_cast<std::int64_t>(in.extent(0));
-  g.width = static_cast<std::int64_t>(in.extent(1));
-  g.row_threads = (g.width / 4 + Tiles::Lanes - 1) / Tiles::Lanes * Tiles::Lanes;
-  g.strip_rows = Tiles::StripRows;
-  g.strips = (g.height + g.strip_rows - 1) / g.strip_rows;
-  const std::int64_t teams = (g.threads() + Tiles::StripTeam - 1) / Tiles::StripTeam;
-  if (teams > INT_MAX) fail(label, "the image needs ", teams, " teams of strips, more than a launch can take");
-  using bounds = std::conditional_t<(Tiles::StripMinTeams > 0), Kokkos::LaunchBounds<Tiles::StripTeam, Tiles::StripMinTeams>,
-                                    Kokkos::LaunchBounds<>>;
-  const auto policy = Kokkos::TeamPolicy<Exec, bounds>(space, static_cast<int>(teams), Tiles::StripTeam, 1);
-  // (HintLightWeight: the functor as a kernel parameter, as in run_tiles.)
-  Kokkos::parallel_for(label,
-                       Kokkos::Experimental::require(policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight),
-                       StripFilter<Exec, Tiles, R, Stencil>{in, out, g, b, stencil});
-}
-
 // Calls f(std::integral_constant<int, R>) for the radius r = 0..7 (kernel sizes 1..15): the
 // register-tile functors unroll their stencils for a radius known when they are compiled.
 template <class F>
@@ -188,15 +150,6 @@ void filter_tiled(const Exec& space, const image_view<const T, Exec>& in, const 
   if constexpr (Tiles::RegisterTiles) {
     with_radius(grid.radius, [&](auto radius) {
       constexpr int R = decltype(radius)::value;
-      if constexpr (std::is_same_v<T, float> && (R == 1 || R == 2) && Tiles::StripRows > 0) {
-        if (strips_apply<Tiles>(in, out, R)) {
-          if (k.separable())
-            run_strips<Tiles, R>("pk::filter (separable)", space, in, out, b, strip_separable<R>{row, column});
-          else
-            run_strips<Tiles, R>("pk::filter", space, in, out, b, strip_convolution<R>{weights});
-          return;
-        }
-      }
       // Small separable kernels run as 2D stencils where Tiles says so: on a GPU, where a 3x3 or
       // 5x5 is memory-bound, that saves the row pass's second scratch buffer and barrier.
       if (k.separable() && R >= Tiles::SeparableFromRadius)
@@ -223,9 +176,6 @@ void sobel_magnitude_tiled(const Exec& space, const image_view<const T, Exec>& i
   grid.width = static_cast<std::int64_t>(in.extent(1));
   grid.channels = static_cast<int>(in.extent(2));
   grid.radius = 1;
-  if constexpr (std::is_same_v<T, float> && Tiles::StripRows > 0) {
-    if (strips_apply<Tiles>(in, out, 1)) return run_strips<Tiles, 1>(who, space, in, out, b, strip_sobel{});
-  }
   if constexpr (Tiles::RegisterTiles)
     run_tiles<Tiles>(who, space, SobelRegisterTile<T, Exec, Tiles>{in, out, grid, b});
   else

@@ -51,13 +51,6 @@ struct filter_tiles {
   // the kernel of element type T and radius R (0: none).
   template <class T, int R>
   static constexpr int min_teams_per_sm = 0;
-  // One-channel float filters of radius 1 and 2 as strips of StripRows output rows (0: never),
-  // teams of StripTeam threads (launch bounds of StripMinTeams an SM where > 0), each with
-  // strip_prefetch<R> image rows loaded ahead
-  // (filter_strips.hpp; GPUs: backends/cuda/filter_tiles_cuda.hpp).
-  static constexpr int StripRows = 0, StripTeam = 1, StripMinTeams = 0;
-  template <int R>
-  static constexpr int strip_prefetch = 1;
   // (Register tiles only: Pipelined true, StageSlots, MinTeamsPerSM, concurrent_teams and
   // SeparableFromRadius, described in backends/cuda/filter_tiles_cuda.hpp.)
 };
