@@ -166,6 +166,13 @@ void tune_filter(int runs, const std::string& only) {
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5),
                                       "gaussian 5 (sep.) float", runs, only);
   sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs, only);
+  // Whole rounds of teams: the default runs 5 teams an SM, 660 at once on the H200's 132 SMs. With
+  // 8192 columns (32 tiles a tile row) 5280 rows are 5280 tiles, 8 whole rounds; 5940 rows 5952
+  // tiles, just over 9 rounds; 8192 rows 8192 tiles, 12.41 rounds.
+  for (int h : {5280, 5940, 8192}) {
+    sweep<float, PK_TUNE_FILTER_SHAPES>(h, 8192, 1, kernel::conv3, conv3, "conv 3x3 rows " + std::to_string(h), runs, only);
+    sweep<float, PK_TUNE_FILTER_SHAPES>(h, 8192, 1, kernel::conv5, conv5, "conv 5x5 rows " + std::to_string(h), runs, only);
+  }
 #undef PK_TUNE_FILTER_SHAPES
 }
 
