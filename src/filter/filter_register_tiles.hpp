@@ -84,6 +84,16 @@ KOKKOS_INLINE_FUNCTION void store_quads(T* image, const tile_grid& g, const tile
     if (y + o >= t.h) continue;
     T* at = dst + o * row_stride;
     if (whole) {
+#if defined(__CUDA_ARCH__)
+      // Float results are stored "evict first" (st.global.cs): the kernel never reads them back.
+      // On the H200 this took the 3x3 from 0.82-0.84 to 0.87-0.88 of copy bandwidth and the 5x5
+      // from 0.76 to 0.79 (bench/results/h200.md, step 21); presumably L2 then keeps the staged
+      // rows that neighbouring tiles read again (not profiled). Single-column stores gained nothing.
+      if constexpr (std::is_same_v<T, float>) {
+        __stcs(reinterpret_cast<float4*>(at), make_float4(acc[o][0], acc[o][1], acc[o][2], acc[o][3]));
+        continue;
+      }
+#endif
       *reinterpret_cast<output_quad<T>*>(at) =
           output_quad<T>{{to_pixel<T>(acc[o][0]), to_pixel<T>(acc[o][1]), to_pixel<T>(acc[o][2]), to_pixel<T>(acc[o][3])}};
     } else {
