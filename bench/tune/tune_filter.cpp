@@ -157,9 +157,11 @@ void tune_filter(int runs, const std::string& only) {
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
   // 4 rows a thread, five teams an SM: the CUDA default (packs by cp.async from radius 2), then
-  // every radius by loads and stores, then every radius by cp.async.
+  // every radius by cp.async, at least six and at least four teams an SM, and every radius by
+  // loads and stores (bench/results/h200.md, step 22).
 #define PK_TUNE_FILTER_SHAPES \
-  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10>, tiles<256, 32, 256, 0, 5, 10, 1>
+  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10, 1>, tiles<256, 32, 256, 0, 6, 10, 2>, \
+      tiles<256, 32, 256, 0, 4, 10, 2>, tiles<256, 32, 256, 0, 5, 10>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);

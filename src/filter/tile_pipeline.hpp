@@ -133,9 +133,12 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
     if constexpr (Tiles::template async_staging<T, R>) {
       // Each pack straight from global to shared memory (cp.async.cg, LDGSTS bypassing L1: no
       // registers hold it), all of a thread's packs in flight at once, waited for before returning.
+      // .L2::128B asks L2 to fetch the whole 128-byte line a pack lies in: on the H200 that took
+      // the 5x5 from 0.79 to 0.82 of copy bandwidth (256 bytes: 0.81; an evict-first policy on the
+      // loads: 0.74; bench/results/h200.md, step 22).
       for (int k = first + team.team_rank(); k < total; k += Team) {
         const auto to = static_cast<unsigned>(__cvta_generic_to_shared(staged + static_cast<std::int64_t>(k) * Pack));
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(pack_in_image()) : "memory");
+        asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;" ::"r"(to), "l"(pack_in_image()) : "memory");
         next_pack();
       }
       asm volatile("cp.async.wait_all;" ::: "memory");
