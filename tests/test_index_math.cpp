@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "core/fast_divisor.hpp"
 #include "every_space.hpp"
 #include "filter/border_index.hpp"
 #include "filter/filter_tile.hpp"
@@ -43,42 +42,6 @@ TEST_CASE("border_index is exact on lines longer than 2^31 pixels") {
   CHECK(pk::detail::border_index(-1, n, pk::border::wrap) == n - 1);
   CHECK(pk::detail::border_index(n + 3, n, pk::border::clamp) == n - 1);
   CHECK(pk::detail::border_index(n, n, pk::border::zero) == -1);
-}
-
-TEST_CASE("fast_divisor divides like / for every numerator below 2^31") {
-  // Every divisor up to 2^12 and random ones up to 2^31 - 1, powers of two and their neighbours;
-  // numerators at the multiples' edges, the largest, and random ones.
-  const std::uint64_t seed = pk_test::seed();
-  CAPTURE(seed);
-  std::uniform_int_distribution<int> any(0, INT_MAX);
-  std::vector<int> divisors;
-  for (int d = 1; d <= 4096; ++d) divisors.push_back(d);
-  for (int l = 12; l <= 30; ++l)
-    for (int d : {(1 << l) - 1, 1 << l, (1 << l) + 1}) divisors.push_back(d);
-  divisors.push_back(INT_MAX);
-  for (int i = 0; i < 2000; ++i) divisors.push_back(1 + any(pk_test::rng()) % INT_MAX);
-  long failures = 0;
-  for (int d : divisors) {
-    const pk::detail::fast_divisor by(d);
-    const auto check = [&](std::int64_t n) {  // n outside 0 .. 2^31 - 1 is skipped
-      if (n < 0 || n > INT_MAX) return;
-      const int m = static_cast<int>(n);
-      if (by.divide(m) != m / d) {
-        if (++failures <= 5) FAIL_CHECK(m << " / " << d << ": " << by.divide(m) << ", expected " << m / d);
-      }
-    };
-    CHECK(by.divisor() == d);
-    const std::int64_t D = d, top = INT_MAX / d * D;
-    for (std::int64_t n : {std::int64_t(0), std::int64_t(1), D - 1, D, D + 1, 2 * D - 1, 2 * D, std::int64_t(INT_MAX),
-                           std::int64_t(INT_MAX) - 1, top, top - 1})
-      check(n);
-    for (int i = 0; i < 200; ++i) check(any(pk_test::rng()));
-    for (int i = 0; i < 50; ++i) {
-      const std::int64_t k = any(pk_test::rng()) % (INT_MAX / d + 1);  // n = k * d and its neighbours
-      check(k * D), check(k * D - 1), check(k * D + D - 1);
-    }
-  }
-  CHECK(failures == 0);
 }
 
 TEST_CASE("filter tiles address an image of more than 2^32 elements in 64 bits") {

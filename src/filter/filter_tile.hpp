@@ -9,7 +9,6 @@
 
 #include <pk/filter.hpp>
 
-#include "core/fast_divisor.hpp"
 #include "filter/border_index.hpp"
 
 namespace pk::detail {
@@ -45,12 +44,9 @@ struct tile_grid {
   int lead;          // staged elements before the halo's first (0 unless staged by packs)
   int staged_pitch;  // floats of one staged row: lead + out_pitch + 2r*C, rounded up to whole packs
   int staged_rows;   // tile_h + 2r
-  // Divisions the GPU kernels make per team, by a multiply (fast_divisor): by tiles_x, and by the
-  // packs of a staged row (staged_pitch / the pack make_tile_grid was given).
-  fast_divisor by_tiles_x, by_packs_a_row;
 
   KOKKOS_INLINE_FUNCTION tile_box tile(int index) const {  // row-major over the tiles
-    const int ty = by_tiles_x.divide(index), tx = index - ty * tiles_x;
+    const int ty = index / tiles_x, tx = index - ty * tiles_x;
     tile_box t;
     t.y0 = static_cast<std::int64_t>(ty) * tile_h;
     t.x0 = static_cast<std::int64_t>(tx) * tile_w;
@@ -92,8 +88,6 @@ tile_grid make_tile_grid(std::int64_t height, std::int64_t width, int channels, 
   g.lead = staged_lead(radius * channels, pack);
   g.staged_pitch = round_up(g.lead + g.out_pitch + 2 * radius * channels, pack);
   g.staged_rows = round_up(tile_h, row_multiple) + 2 * radius;
-  g.by_tiles_x = fast_divisor(g.tiles_x);
-  g.by_packs_a_row = fast_divisor(g.staged_pitch / pack);
   return g;
 }
 

@@ -108,7 +108,7 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
   using pack = element_pack<T>;
   using threads = register_tile_threads<Tiles>;
   constexpr int Batch = Tiles::template StagePacks<T>, Team = Tiles::TeamSize, Pack = pack::size;
-  const int r = g.radius, C = g.channels, rows = t.h + 2 * r, per_row = g.by_packs_a_row.divisor();
+  const int r = g.radius, C = g.channels, rows = t.h + 2 * r, per_row = g.staged_pitch / Pack;
   const std::int64_t src_pitch = g.width * C, first_y = t.y0 - r;
   const T* src = image + (t.x0 - r) * C - g.lead;  // staged column 0 of image row 0
   // Staged rows [inside_begin, inside_end) lie inside the image.
@@ -119,9 +119,9 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
     const int first = inside_begin * per_row, total = inside_end * per_row;
     const T* inside = src + (first_y + inside_begin) * src_pitch;
     // Thread rank's pack first + k, k = rank + Team * j, is pack `column` of inside row `row`,
-    // stepped by Team packs at a time (no division per pack; the two below are multiplies).
-    const int step_rows = g.by_packs_a_row.divide(Team), step_columns = Team - step_rows * per_row;
-    int row = g.by_packs_a_row.divide(team.team_rank()), column = team.team_rank() - row * per_row;
+    // stepped by Team packs at a time (no division per pack).
+    const int step_rows = Team / per_row, step_columns = Team % per_row;
+    int row = team.team_rank() / per_row, column = team.team_rank() % per_row;
     const auto pack_in_image = [&] { return inside + row * src_pitch + column * Pack; };
     const auto next_pack = [&] {
       row += step_rows;
