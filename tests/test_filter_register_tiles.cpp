@@ -24,6 +24,8 @@ struct pipelined {
   static constexpr int VectorLength = 1, Chunk = 1, MinTeamsPerSM = 1;
   template <class T, int R>
   static constexpr bool async_staging = false;  // (CUDA only)
+  template <class T, int R>
+  static constexpr bool tensor_staging = false;  // (CUDA only)
   static constexpr bool Pipelined = true;
   template <class T>
   static constexpr int StagePacks = 0;  // element by element

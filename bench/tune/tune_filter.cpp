@@ -23,10 +23,13 @@ namespace {
 // teams an SM (LaunchBounds: at most 65536 / (Team * Teams) registers a thread; 0: no bounds, one
 // tile a team only); Packs 16-byte loads a thread in flight when staging (0: element by element).
 // Async: float packs staged by cp.async for radius >= Async (0: never, by loads and stores).
-template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, int Async = 0>
+// Tensor: one-channel float tiles staged by TMA boxes for radius >= Tensor (0: never).
+template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, int Async = 0, int Tensor = 0>
 struct tiles {
   template <class T, int R>
   static constexpr bool async_staging = Async > 0 && R >= Async && std::is_same_v<T, float>;
+  template <class T, int R>
+  static constexpr bool tensor_staging = Tensor > 0 && R >= Tensor && std::is_same_v<T, float>;
   static constexpr bool Pipelined = Slots > 0;
   static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
   static constexpr int RowsPerThread = H / (Team / 32);
@@ -46,7 +49,8 @@ struct tiles {
            (Pipelined ? " slots " + std::to_string(Slots) : std::string(" one tile a team")) +
            (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
            (Packs > 0 ? " packs " + std::to_string(Packs) : std::string()) +
-           (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string());
+           (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string()) +
+           (Tensor > 0 ? " TMA from r " + std::to_string(Tensor) : std::string());
   }
 };
 
@@ -156,12 +160,12 @@ void tune_filter(int runs, const std::string& only) {
   const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
-  // 4 rows a thread, five teams an SM: the CUDA default (packs by cp.async from radius 2), then
-  // every radius by cp.async, at least six and at least four teams an SM, and every radius by
-  // loads and stores (bench/results/h200.md, step 22).
+  // 4 rows a thread: the CUDA default's 5x5 (whole tiles by TMA boxes, four teams an SM), the same
+  // at five teams an SM, by cp.async packs without TMA (the 3x3's default), TMA for every radius,
+  // and cp.async at four teams an SM (bench/results/h200.md, step 24).
 #define PK_TUNE_FILTER_SHAPES \
-  tiles<256, 32, 256, 0, 5, 10, 2>, tiles<256, 32, 256, 0, 5, 10, 1>, tiles<256, 32, 256, 0, 6, 10, 2>, \
-      tiles<256, 32, 256, 0, 4, 10, 2>, tiles<256, 32, 256, 0, 5, 10>
+  tiles<256, 32, 256, 0, 4, 10, 2, 2>, tiles<256, 32, 256, 0, 5, 10, 2, 2>, tiles<256, 32, 256, 0, 5, 10, 2>, \
+      tiles<256, 32, 256, 0, 5, 10, 2, 1>, tiles<256, 32, 256, 0, 4, 10, 2>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);

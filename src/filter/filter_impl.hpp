@@ -37,6 +37,12 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
+// Whether a functor can stage its tiles by a tensor map (filter_register_tiles.hpp: CUDA, TMA).
+template <class F, class = void>
+struct stages_by_tensor : std::false_type {};
+template <class F>
+struct stages_by_tensor<F, std::void_t<decltype(&F::attach_tensor_map)>> : std::true_type {};
+
 // The functor over every output tile. On a GPU the tile loses rows or columns until its scratch
 // fits in the shared memory a team may use (wide halos of 4-channel images) and, for register
 // tiles, its staged area fits the registers that prefetch it (tile_pipeline.hpp); on a host it
@@ -74,6 +80,7 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }
+  if constexpr (stages_by_tensor<Functor>::value) f.attach_tensor_map();
   const std::int64_t tiles_y = (f.grid.height + f.grid.tile_h - 1) / f.grid.tile_h;
   const std::int64_t tile_count = tiles_y * ((f.grid.width + f.grid.tile_w - 1) / f.grid.tile_w);
   if (tile_count > INT_MAX) fail(label, "the image has ", tile_count, " tiles, more than a launch can take");

@@ -38,6 +38,7 @@
 #include "core/unroll.hpp"
 #include "filter/filter_tile.hpp"
 #include "filter/tile_pipeline.hpp"
+#include "filter/tile_tensor_copy.hpp"
 
 namespace pk::detail {
 
@@ -138,44 +139,73 @@ struct Conv2DRegisterTile {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using threads = register_tile_threads<Tiles>;
   static constexpr int radius = R, K = 2 * R + 1, Rows = threads::Rows;
+  using window = quad_window<T, Tiles, R>;
+  // Staged by the tensor memory accelerator where Tiles says so (tile_tensor_copy.hpp).
+  static constexpr bool tensor_staged = Tiles::template tensor_staging<T, R>;
+  using boxes = tensor_tile_layout<window, Tiles::Lanes>;
+  static_assert(!tensor_staged || !Tiles::Pipelined, "tensor staging is for one tile a team");
 
   image_view<const T, Exec> in;
   image_view<T, Exec> out;
   tile_grid grid;
   border mode;
   kernel_weights weights;  // K x K, row-major
+  const void* tensor_map = nullptr;  // with tensor_staged: the image's, or null (attach_tensor_map)
 
-  std::size_t scratch_bytes() const { return aligned_scratch_bytes<Exec>(grid.staged_floats()); }
+  std::size_t scratch_bytes() const {
+    if constexpr (tensor_staged) return tensor_scratch_floats() * sizeof(float) + 128;
+    return aligned_scratch_bytes<Exec>(grid.staged_floats());
+  }
+
+  // Host, once the grid is final (run_tiles): the tensor map where this grid's tiles can use one.
+  void attach_tensor_map() {
+    if constexpr (tensor_staged)
+      tensor_map = boxes::fits(grid) ? cuda_tile_tensor_map(in.data(), grid.height, grid.width, boxes::BoxW, grid.staged_rows)
+                                     : nullptr;
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    float* const staged = aligned_scratch(team, grid.staged_floats());
-    using window = quad_window<T, Tiles, R>;
+    float* const staged = staged_scratch(team);
     // (float only: with the uint8 conversions the quads took those kernels past 100 registers)
     if constexpr (std::is_same_v<T, float>) {
+#if defined(PK_TENSOR_STAGING)
+      if constexpr (tensor_staged) {
+        const tile_box t = grid.tile(team.league_rank());
+        if (tensor_map && boxes::stages(grid, t, mode)) {
+          // The staged area as boxes of BoxOutputs outputs' windows, copied by the hardware.
+          const std::int64_t stride = boxes::box_stride(grid);
+          const int n = boxes::boxes(grid);
+          // Where the boxes start in the image, and the mbarrier's shared-memory address after them.
+          const auto box_x = [&] { return static_cast<int>(t.x0) - R - window::Lead; };
+          const auto box_y = [&] { return static_cast<int>(t.y0) - R; };
+          const auto landed = [&] { return static_cast<unsigned>(__cvta_generic_to_shared(staged + n * stride)); };
+          if (team.team_rank() == 0)
+            tensor_copy_start(tensor_map, staged, stride, n, box_x(), boxes::BoxOutputs, box_y(),
+                              static_cast<unsigned>(grid.staged_rows * boxes::BoxW * sizeof(float)), landed());
+          team.team_barrier();  // the mbarrier is initialized before anyone waits on it
+          tensor_copy_wait(landed());
+          // (border::zero's values are the zeros the copies brought for outside the image.)
+          if (!staged_inside_image(grid, t) && mode != border::zero)
+            fill_box_borders<boxes::BoxW, Tiles::Lanes>(team, grid, mode, staged, static_cast<int>(stride), n, box_x(),
+                                                        boxes::BoxOutputs, box_y());
+          for_each_output_quad<Tiles>(team, t, [&](int y, int e) {
+            const int b = e / boxes::BoxOutputs;
+            float acc[Rows][4];
+            convolve_quad<boxes::Pitch>(staged + b * stride + y * boxes::Pitch, boxes::Pitch, e - b * boxes::BoxOutputs,
+                                        acc);
+            store_quads<Rows>(out.data(), grid, t, y, e, acc);
+          });
+          return;
+        }
+      }
+#endif
       if (window::fits(grid, staged)) {
         // One channel: each thread computes quads of 4 x Rows outputs from 16-byte scratch reads,
         // so a window row's loads and the address arithmetic serve 4 outputs.
         for_each_staged_tile<Tiles, R>(team, in.data(), grid, mode, staged, [&](const tile_box& t) {
           for_each_output_quad<Tiles>(team, t, [&](int y, int e) {
             float acc[Rows][4];
-            PK_UNROLL
-            for (int o = 0; o < Rows; ++o)
-              PK_UNROLL
-              for (int q = 0; q < 4; ++q) acc[o][q] = 0.f;
-            const float* rows = staged + static_cast<std::int64_t>(y) * grid.staged_pitch;
-            PK_UNROLL
-            for (int i = 0; i < Rows + 2 * R; ++i) {
-              float v[4 * window::Quads];
-              window::load(rows + i * grid.staged_pitch, e, v);
-              PK_UNROLL
-              for (int o = 0; o < Rows; ++o) {
-                if (i - o < 0 || i - o >= K) continue;
-                PK_UNROLL
-                for (int q = 0; q < 4; ++q)
-                  PK_UNROLL
-                  for (int j = 0; j < K; ++j) acc[o][q] += weights.w[(i - o) * K + j] * v[window::Offset + q + j];
-              }
-            }
+            convolve_quad<0>(staged + static_cast<std::int64_t>(y) * grid.staged_pitch, grid.staged_pitch, e, acc);
             store_quads<Rows>(out.data(), grid, t, y, e, acc);
           });
         });
@@ -205,6 +235,44 @@ struct Conv2DRegisterTile {
         store_column<Rows>(out.data(), grid, t, y, e, acc);
       });
     });
+  }
+
+ private:
+  // A quad's Rows x 4 outputs from the staged rows at `rows` (its first window row), `pitch`
+  // floats apart (Pitch, when known at compile time), the quad's first element e of them.
+  template <int Pitch>
+  KOKKOS_INLINE_FUNCTION void convolve_quad(const float* rows, int pitch, int e, float (&acc)[Rows][4]) const {
+    const int p = Pitch > 0 ? Pitch : pitch;
+    PK_UNROLL
+    for (int o = 0; o < Rows; ++o)
+      PK_UNROLL
+      for (int q = 0; q < 4; ++q) acc[o][q] = 0.f;
+    PK_UNROLL
+    for (int i = 0; i < Rows + 2 * R; ++i) {
+      float v[4 * window::Quads];
+      window::load(rows + i * p, e, v);
+      PK_UNROLL
+      for (int o = 0; o < Rows; ++o) {
+        if (i - o < 0 || i - o >= K) continue;
+        PK_UNROLL
+        for (int q = 0; q < 4; ++q)
+          PK_UNROLL
+          for (int j = 0; j < K; ++j) acc[o][q] += weights.w[(i - o) * K + j] * v[window::Offset + q + j];
+      }
+    }
+  }
+
+  // Scratch: the staged tile, or with tensor_staged its boxes and their mbarrier if larger, on
+  // the 128 bytes TMA asks for.
+  KOKKOS_INLINE_FUNCTION std::int64_t tensor_scratch_floats() const {
+    const std::int64_t b = boxes::fits(grid) ? boxes::floats(grid) : 0;
+    return b > grid.staged_floats() ? b : grid.staged_floats();
+  }
+  KOKKOS_INLINE_FUNCTION float* staged_scratch(const member_type& team) const {
+    if constexpr (tensor_staged)
+      return static_cast<float*>(
+          team.team_scratch(0).get_shmem_aligned(tensor_scratch_floats() * std::int64_t(sizeof(float)), 128));
+    return aligned_scratch(team, grid.staged_floats());
   }
 };
 

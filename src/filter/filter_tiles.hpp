@@ -43,6 +43,11 @@ struct filter_tiles {
   // stores through registers.
   template <class T, int R>
   static constexpr bool async_staging = false;
+  // Register tiles, one tile per team, on a GPU with a tensor memory accelerator (Hopper on):
+  // whether the one-channel convolutions of element type T and radius R stage whole tiles inside
+  // the image by 2D tensor copies (tile_tensor_copy.hpp).
+  template <class T, int R>
+  static constexpr bool tensor_staging = false;
   // Register tiles only: 16-byte loads a thread has in flight when it stages a tile of element
   // type T by packs (tile_pipeline.hpp); 0: element by element.
   template <class T>
