@@ -62,13 +62,15 @@ struct filter_tiles<Kokkos::Cuda> {
   // their scratch, at most 48 KB each, does too): the persistent league is three teams an SM.
   static constexpr int MinTeamsPerSM = 3;
   // One tile per team: launch bounds of five teams an SM (at most 51 registers a thread) for the
-  // float kernels up to radius 3, four (64 registers) for those staged by tensor copies: at 48
-  // their wait loops made ptxas spill (20-150 bytes), and four measured 0.875-0.890 for the 5x5
-  // against 0.850-0.868 at five. Without them ptxas hoists every window row's 16-byte scratch
+  // float kernels up to radius 3. Without them ptxas hoists every window row's 16-byte scratch
   // reads of a quad (-Xptxas -v: 92 registers for 3x3, two teams an SM); with them 48 registers
   // and no spills. Larger radii and uint8 would spill at 48 (68-716 bytes): no bounds there.
   template <class T, int R>
-  static constexpr int min_teams_per_sm = std::is_same_v<T, float> && R <= 3 ? (tensor_staging<T, R> ? 4 : 5) : 0;
+  static constexpr int min_teams_per_sm = std::is_same_v<T, float> && R <= 3 ? 5 : 0;
+  // Four (64 registers) for the kernels staged by tensor copies: at 48 their wait loops made
+  // ptxas spill (20-150 bytes), and four measured 0.875-0.890 for the 5x5 against 0.850-0.868 at
+  // five (bench/results/h200.md, step 24).
+  static constexpr int TensorTeamsPerSM = 4;
   static int concurrent_teams(const Kokkos::Cuda& space) {
     return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;
   }

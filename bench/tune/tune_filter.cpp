@@ -35,7 +35,7 @@ struct tiles {
   static constexpr int RowsPerThread = H / (Team / 32);
   static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
   static constexpr std::size_t ScratchLimit = 48 * 1024;
-  static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, SeparableFromRadius = 0;
+  static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, TensorTeamsPerSM = Teams, SeparableFromRadius = 0;
   template <class T>
   static constexpr int StagePacks = Packs;
   template <class T, int R>

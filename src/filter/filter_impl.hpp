@@ -43,6 +43,12 @@ struct stages_by_tensor : std::false_type {};
 template <class F>
 struct stages_by_tensor<F, std::void_t<decltype(&F::attach_tensor_map)>> : std::true_type {};
 
+// Whether a functor's tiles are staged by tensor copies (Tiles::TensorTeamsPerSM: its launch bounds).
+template <class F, class = void>
+struct tensor_staged_functor : std::false_type {};
+template <class F>
+struct tensor_staged_functor<F, std::enable_if_t<F::tensor_staged>> : std::true_type {};
+
 // The functor over every output tile. On a GPU the tile loses rows or columns until its scratch
 // fits in the shared memory a team may use (wide halos of 4-channel images) and, for register
 // tiles, its staged area fits the registers that prefetch it (tile_pipeline.hpp); on a host it
@@ -101,6 +107,7 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
     // One team per tile; with launch bounds where Tiles asks for a number of teams an SM (GPUs:
     // the compiler then keeps a thread's registers within 65536 / (TeamSize x that number)).
     constexpr int min_teams = [] {
+      if constexpr (tensor_staged_functor<Functor>::value) return tiles::TensorTeamsPerSM;
       if constexpr (tiles::RegisterTiles) return tiles::template min_teams_per_sm<T, Functor::radius>;
       return 0;
     }();

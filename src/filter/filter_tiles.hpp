@@ -44,8 +44,9 @@ struct filter_tiles {
   template <class T, int R>
   static constexpr bool async_staging = false;
   // Register tiles, one tile per team, on a GPU with a tensor memory accelerator (Hopper on):
-  // whether the one-channel convolutions of element type T and radius R stage whole tiles inside
-  // the image by 2D tensor copies (tile_tensor_copy.hpp).
+  // whether the one-channel convolutions of element type T and radius R stage whole tiles by 2D
+  // tensor copies (tile_tensor_copy.hpp; those kernels' launch bounds are then TensorTeamsPerSM
+  // teams an SM, which only such Tiles define).
   template <class T, int R>
   static constexpr bool tensor_staging = false;
   // Register tiles only: 16-byte loads a thread has in flight when it stages a tile of element
