@@ -3,9 +3,9 @@
 // for the tile's staged area as a few 2D boxes of the image (cp.async.bulk.tensor), the hardware
 // copies them into shared memory and signals an mbarrier, and no other thread spends an
 // instruction on staging. Used where Tiles::tensor_staging<T, R> (backends/cuda/filter_tiles_cuda.hpp)
-// for one-channel float convolutions computed by quads (filter_register_tiles.hpp), on tiles whose
-// staged area lies inside the image; other tiles, and GPUs or builds without TMA, stage by packs
-// (tile_pipeline.hpp).
+// for one-channel float convolutions computed by quads (filter_register_tiles.hpp), on whole tiles
+// (those at the image's edge then fill their border in scratch: fill_box_borders); partial tiles,
+// wrap's edge tiles, and GPUs or builds without TMA stage by packs (tile_pipeline.hpp).
 //
 // The boxes: a warp's quads span BoxOutputs = 4 x Lanes outputs of a row, so box b holds the staged
 // rows of the window those outputs read (columns b x BoxOutputs - R - Lead on, BoxW of them), dense
@@ -13,7 +13,7 @@
 // base + immediate. A box's place in scratch is a multiple of 128 bytes (what TMA asks of it).
 //
 //        tile: 256 outputs a row        box 0: outputs 0..127    box 1: outputs 128..255
-//        staged: 264 floats a row  -->  136 floats a row         136 floats a row (4 + 4 overlap)
+//        staged: 264 floats a row  -->  136 floats a row         136 floats a row (8 columns in both)
 //
 // The tensor map (what the hardware needs to know of the image: address, sizes, pitch, box) is
 // made on the host once per image (backends/cuda/cuda_tile_tensor_map.cpp) and lives in device
@@ -66,7 +66,8 @@ struct tensor_tile_layout {
 
 // One thread of the team: starts copying `boxes` boxes of staged_rows x BoxW floats, box b from
 // image column x + b * step, row y, into scratch at `first` + b * stride (floats); they signal
-// the mbarrier at shared address `barrier` when all have landed. What lies outside the image arrives as zeros.
+// the mbarrier at shared address `barrier` when all have landed. What lies outside the image
+// arrives as zeros.
 KOKKOS_INLINE_FUNCTION void tensor_copy_start(const void* map, float* first, std::int64_t stride, int boxes, int x,
                                               int step, int y, unsigned bytes_per_box, unsigned barrier) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barrier) : "memory");
@@ -108,7 +109,7 @@ KOKKOS_INLINE_FUNCTION void tensor_copy_wait(unsigned barrier) {
 // the image from their rows, then, after a barrier, the rows outside it from whole box rows
 // (corners included). box_x: the image column of box 0's first, step from one box to the next,
 // y: the image row of every box's first. (32-bit: the tensor map exists only for images of
-// fewer than 2^30 rows and columns; with 64-bit positions ptxas spilled the 5x5 kernel.)
+// fewer than 2^30 rows and columns, and 32-bit positions take half the registers.)
 KOKKOS_INLINE_FUNCTION int box_border_source(int p, int n, border mode) {
   // p is at most a halo and a lead outside [0, n), and n is at least a tile: one reflection.
   if (mode == border::clamp) return p < 0 ? 0 : n - 1;
