@@ -37,13 +37,8 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
-// Whether a functor can stage its tiles by a tensor map (filter_register_tiles.hpp: CUDA, TMA).
-template <class F, class = void>
-struct stages_by_tensor : std::false_type {};
-template <class F>
-struct stages_by_tensor<F, std::void_t<decltype(&F::attach_tensor_map)>> : std::true_type {};
-
-// Whether a functor's tiles are staged by tensor copies (Tiles::TensorTeamsPerSM: its launch bounds).
+// Whether a functor's tiles are staged by tensor copies (filter_register_tiles.hpp: CUDA, TMA): it
+// then needs its tensor map attached, and its launch bounds are Tiles::TensorTeamsPerSM.
 template <class F, class = void>
 struct tensor_staged_functor : std::false_type {};
 template <class F>
@@ -86,7 +81,7 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }
-  if constexpr (stages_by_tensor<Functor>::value) f.attach_tensor_map();
+  if constexpr (tensor_staged_functor<Functor>::value) f.attach_tensor_map();
   const std::int64_t tiles_y = (f.grid.height + f.grid.tile_h - 1) / f.grid.tile_h;
   const std::int64_t tile_count = tiles_y * ((f.grid.width + f.grid.tile_w - 1) / f.grid.tile_w);
   if (tile_count > INT_MAX) fail(label, "the image has ", tile_count, " tiles, more than a launch can take");
