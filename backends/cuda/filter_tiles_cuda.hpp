@@ -63,8 +63,10 @@ struct filter_tiles<Kokkos::Cuda> {
   static constexpr int MinTeamsPerSM = 3;
   // One tile per team: launch bounds of five teams an SM (at most 51 registers a thread) for the
   // float kernels up to radius 3. Without them ptxas hoists every window row's 16-byte scratch
-  // reads of a quad (-Xptxas -v: 92 registers for 3x3, two teams an SM); with them 48 registers
-  // and no spills. Larger radii and uint8 would spill at 48 (68-716 bytes): no bounds there.
+  // reads of a quad (-Xptxas -v: 92 registers for 3x3, two teams an SM); with them 48 registers,
+  // no spills up to radius 2, and 20 bytes of spill stores a thread for the 7x7 (radius 3; still
+  // 16 at four teams' 64 registers). Larger radii and uint8 would spill at 48 (68-716 bytes): no
+  // bounds there.
   template <class T, int R>
   static constexpr int min_teams_per_sm = std::is_same_v<T, float> && R <= 3 ? 5 : 0;
   // Four (64 registers) for the kernels staged by tensor copies: at 48 their wait loops made

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 #include "../bench_data.hpp"
@@ -54,7 +55,16 @@ struct tiles {
   }
 };
 
-enum class kernel { conv3, conv5, gaussian5_separable, sobel };
+enum class kernel { conv3, conv5, gaussian5_separable, sobel, conv7 };
+
+// Shapes swept for the 7x7 alone (radius 3, not a target: which launch bounds it gets), so that
+// the other kernels are not compiled for them too.
+template <class Tiles>
+struct only_7x7 : Tiles {};
+template <class Tiles>
+constexpr bool is_only_7x7 = false;
+template <class Tiles>
+constexpr bool is_only_7x7<only_7x7<Tiles>> = true;
 
 // One kernel with one tile shape, launched as pk::filter would (run_tiles shrinks the tile to the
 // scratch limit), with a fixed radius: no other radius is compiled.
@@ -71,6 +81,10 @@ void launch(kernel which, const pk::image_view<const T, exec>& in, const pk::ima
   for (std::size_t i = 0; i < k.row.size(); ++i) row.t[i] = k.row[i], column.t[i] = k.column[i];
   const auto b = pk::border::reflect101;
   exec space;
+  if constexpr (is_only_7x7<Tiles>) {
+    if (which != kernel::conv7) throw std::invalid_argument("7x7 shapes time the 7x7 only");
+    return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 3>{in, out, grid, b, weights});
+  }
   switch (which) {
     case kernel::conv3:
       return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 1>{in, out, grid, b, weights});
@@ -81,6 +95,8 @@ void launch(kernel which, const pk::image_view<const T, exec>& in, const pk::ima
                                  d::SeparableRegisterTile<T, exec, Tiles, 2>{in, out, grid, b, row, column});
     case kernel::sobel:
       return d::run_tiles<Tiles>("tune", space, d::SobelRegisterTile<T, exec, Tiles>{in, out, grid, b});
+    case kernel::conv7:
+      throw std::invalid_argument("the 7x7 is timed with only_7x7 shapes");
   }
 }
 
@@ -154,10 +170,11 @@ void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const 
 
 void tune_filter(int runs, const std::string& only) {
   pk_bench::random_stream rng;
-  std::vector<float> w3(9), w5(25);
+  std::vector<float> w3(9), w5(25), w7(49);
   for (float& x : w3) x = float(rng.unit() / 9);
   for (float& x : w5) x = float(rng.unit() / 25);
-  const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
+  for (float& x : w7) x = float(rng.unit() / 49);
+  const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5), conv7 = pk::custom_kernel(7, w7);
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
   // 4 rows a thread: the CUDA default's 5x5 (whole tiles by TMA boxes, four teams an SM), the same
@@ -180,6 +197,12 @@ void tune_filter(int runs, const std::string& only) {
     sweep<float, PK_TUNE_FILTER_SHAPES>(h, 8192, 1, kernel::conv5, conv5, "conv 5x5 rows " + std::to_string(h), runs, only);
   }
 #undef PK_TUNE_FILTER_SHAPES
+  // The 7x7 (cp.async packs as in the CUDA default) at five teams an SM (the default: 48 registers,
+  // where ptxas spills 20 bytes a thread), four (64 registers, 16 bytes of spills) and without
+  // launch bounds (96 registers, no spills, two teams an SM).
+  sweep<float, only_7x7<tiles<256, 32, 256, 0, 5, 10, 2>>, only_7x7<tiles<256, 32, 256, 0, 4, 10, 2>>,
+        only_7x7<tiles<256, 32, 256, 0, 0, 10, 2>>>(8192, 8192, 1, kernel::conv7, conv7, "conv 7x7 float", runs,
+                                                   only);
 }
 
 }  // namespace pk_tune
