@@ -65,8 +65,9 @@ struct filter_tiles<Kokkos::Cuda> {
   // float kernels up to radius 3. Without them ptxas hoists every window row's 16-byte scratch
   // reads of a quad (-Xptxas -v: 92 registers for 3x3, two teams an SM); with them 48 registers,
   // no spills up to radius 2, and 20 bytes of spill stores a thread for the 7x7 (radius 3; still
-  // 16 at four teams' 64 registers). Larger radii and uint8 would spill at 48 (68-716 bytes): no
-  // bounds there.
+  // 16 at four teams' 64 registers), which measured faster with them than without: 0.68 of copy
+  // bandwidth at five teams, 0.66 at four, 0.57 unbounded (96 registers; bench/results/h200.md,
+  // step 25). Larger radii and uint8 would spill at 48 (68-716 bytes): no bounds there.
   template <class T, int R>
   static constexpr int min_teams_per_sm = std::is_same_v<T, float> && R <= 3 ? 5 : 0;
   // Four (64 registers) for the kernels staged by tensor copies: at 48 their wait loops made
