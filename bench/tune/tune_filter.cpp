@@ -178,11 +178,12 @@ void tune_filter(int runs, const std::string& only) {
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
   // 4 rows a thread: the CUDA default's 5x5 (whole tiles by TMA boxes, four teams an SM), the same
-  // at five teams an SM, by cp.async packs without TMA (the 3x3's default), TMA for every radius,
-  // and cp.async at four teams an SM (bench/results/h200.md, step 24).
+  // at five teams an SM, by cp.async packs without TMA (the 3x3's default), TMA for every radius
+  // at five and at four teams an SM, and cp.async at four (bench/results/h200.md, step 24 and
+  // "What is left").
 #define PK_TUNE_FILTER_SHAPES \
   tiles<256, 32, 256, 0, 4, 10, 2, 2>, tiles<256, 32, 256, 0, 5, 10, 2, 2>, tiles<256, 32, 256, 0, 5, 10, 2>, \
-      tiles<256, 32, 256, 0, 5, 10, 2, 1>, tiles<256, 32, 256, 0, 4, 10, 2>
+      tiles<256, 32, 256, 0, 5, 10, 2, 1>, tiles<256, 32, 256, 0, 4, 10, 2, 1>, tiles<256, 32, 256, 0, 4, 10, 2>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
