@@ -170,11 +170,13 @@ void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const 
 
 void tune_filter(int runs, const std::string& only) {
   pk_bench::random_stream rng;
-  std::vector<float> w3(9), w5(25), w7(49);
-  for (float& x : w3) x = float(rng.unit() / 9);
-  for (float& x : w5) x = float(rng.unit() / 25);
-  for (float& x : w7) x = float(rng.unit() / 49);
-  const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5), conv7 = pk::custom_kernel(7, w7);
+  // A k x k kernel of random weights in [0, 1 / k^2).
+  const auto random_kernel = [&rng](int k) {
+    std::vector<float> w(std::size_t(k) * k);
+    for (float& x : w) x = float(rng.unit() / (k * k));
+    return pk::custom_kernel(k, w);
+  };
+  const auto conv3 = random_kernel(3), conv5 = random_kernel(5), conv7 = random_kernel(7);
   // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
   // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
   // 4 rows a thread: the CUDA default's 5x5 (whole tiles by TMA boxes, four teams an SM), the same
