@@ -47,13 +47,14 @@ struct filter_tiles<Kokkos::Cuda> {
   // against 0.87).
   template <class T, int R>
   static constexpr bool async_staging = std::is_same_v<T, float> && R >= 2;
-  // The 5x5's whole tiles go by the tensor memory accelerator instead (tile_tensor_copy.hpp): two
-  // 2D boxes of 36 x 136 floats copied by one thread, no staging instructions in the others, the
-  // border of edge tiles filled in scratch. Measured on the H200: 5x5 0.82 -> 0.85 with the tiles
-  // inside the image, 0.88-0.89 with the edge tiles too; the 3x3 staged that way measured 0.86
-  // against 0.87 by packs (bench/results/h200.md, step 24).
+  // The 3x3's and 5x5's whole tiles go by the tensor memory accelerator instead
+  // (tile_tensor_copy.hpp): two 2D boxes (5x5: 36 x 136 floats) copied by one thread, no staging
+  // instructions in the others, the border of edge tiles filled in scratch. Measured on the H200:
+  // 5x5 0.82 -> 0.85 with the tiles inside the image, 0.88-0.89 with the edge tiles too (step
+  // 24); the 3x3 0.87 by packs -> 0.90 (step 26; bench/results/h200.md). Sobel and the separable
+  // passes are other functors and keep their packs.
   template <class T, int R>
-  static constexpr bool tensor_staging = std::is_same_v<T, float> && R == 2;
+  static constexpr bool tensor_staging = std::is_same_v<T, float> && (R == 1 || R == 2);
   // With Pipelined: each thread prefetches its share of the next tile's staged area into this many registers
   // (tile_pipeline.hpp): 40 x 256 floats hold a 3x3 or 5x5 tile (34 x 258, 36 x 260) whole. (Only
   // tiles staged without a lead are prefetched: with StagePacks, float tiles go by packs instead.)
@@ -72,7 +73,7 @@ struct filter_tiles<Kokkos::Cuda> {
   static constexpr int min_teams_per_sm = std::is_same_v<T, float> && R <= 3 ? 5 : 0;
   // Four (64 registers) for the kernels staged by tensor copies: at 48 their wait loops made
   // ptxas spill (20-150 bytes), and four measured 0.875-0.890 for the 5x5 against 0.850-0.868 at
-  // five (bench/results/h200.md, step 24).
+  // five (step 24), the 3x3 0.904 against 0.898 (step 26; bench/results/h200.md).
   static constexpr int TensorTeamsPerSM = 4;
   static int concurrent_teams(const Kokkos::Cuda& space) {
     return MinTeamsPerSM * space.cuda_device_prop().multiProcessorCount;
