@@ -122,14 +122,15 @@ TEST_CASE("filter matches float64 on a 100 x 528 image (GPU tiles staged by 16-b
       for (int size : {3, 5}) check_all_paths({100, 528, channels}, size, b);
 }
 
-TEST_CASE("filter matches float64 on 136 x 1032 and 128 x 768 images (GPU 5x5 tiles staged by tensor copies)") {
-  // On a GPU with a tensor memory accelerator, the 5x5's whole one-channel float tiles (256 x 32)
-  // are copied as two 2D boxes each (tile_tensor_copy.hpp), those at the image's edge with their
-  // border filled in scratch afterwards; partial tiles, and wrap's edge tiles, go by packs. The
-  // first image has partial tiles at its right and bottom, the second none (every edge and corner
-  // tile is a whole one).
+TEST_CASE("filter matches float64 on 136 x 1032 and 128 x 768 images (GPU 3x3 and 5x5 tiles staged by tensor copies)") {
+  // On a GPU with a tensor memory accelerator, the 3x3's and 5x5's whole one-channel float tiles
+  // (256 x 32) are copied as two 2D boxes each (tile_tensor_copy.hpp), those at the image's edge
+  // with their border filled in scratch afterwards; partial tiles, and wrap's edge tiles, go by
+  // packs. The first image has partial tiles at its right and bottom, the second none (every edge
+  // and corner tile is a whole one).
   for (image_shape s : {image_shape{136, 1032, 1}, image_shape{128, 768, 1}})
-    for (pk::border b : filter_ref::all_borders()) check_all_paths(s, 5, b);
+    for (int size : {3, 5})
+      for (pk::border b : filter_ref::all_borders()) check_all_paths(s, size, b);
 }
 
 TEST_CASE("named kernels filter like their weights say") {
