@@ -43,7 +43,7 @@ struct filter_tiles<Kokkos::Cuda> {
   // registers): measured on the H200, 5x5 0.68 -> 0.74 of copy bandwidth and the separable 5x5
   // pass 0.62 -> 0.67 (ncu: L2 hit rate 60% -> 73%, same instructions), while the 3x3 and Sobel
   // lost 0.04-0.06 that way (bench/results/h200.md, step 14). With the copies' L2 prefetch hint
-  // (tile_pipeline.hpp, step 22) the 5x5 measures 0.82 and a 3x3 staged that way still loses (0.84
+  // (tile_staging.hpp, step 22) the 5x5 measures 0.82 and a 3x3 staged that way still loses (0.84
   // against 0.87).
   template <class T, int R>
   static constexpr bool async_staging = std::is_same_v<T, float> && R >= 2;

@@ -53,7 +53,7 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
   using tiles = Tiles;
   using T = std::remove_const_t<typename decltype(f.in)::value_type>;
   constexpr int row_multiple = tiles::RegisterTiles ? tiles::RowsPerThread : 1;
-  // Register tiles staged by 16-byte packs (tile_pipeline.hpp) lay staged rows out on pack boundaries.
+  // Register tiles staged by 16-byte packs (tile_staging.hpp) lay staged rows out on pack boundaries.
   constexpr int pack = tiles::RegisterTiles ? staging_pack<tiles, T> : 1;
   const auto regrid = [&f](int tile_h, int tile_w) {
     f.grid = make_tile_grid<tiles::Chunk>(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h, tile_w,

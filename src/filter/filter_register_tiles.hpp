@@ -4,8 +4,9 @@
 // output tile plus halo in team scratch (shared memory), meets at a barrier, and computes every
 // output of the tile from scratch. What differs:
 //
-//   - the tiles a team computes, and how they are staged, come from tile_pipeline.hpp (one tile
-//     per team, or persistent teams that prefetch their next tile: Tiles::Pipelined);
+//   - the tiles a team computes come from tile_pipeline.hpp (one tile per team, or persistent
+//     teams that prefetch their next tile: Tiles::Pipelined), how they are staged from
+//     tile_staging.hpp (by packs, cp.async or element by element) or tile_tensor_copy.hpp (TMA);
 //   - the radius R is a template parameter, so every loop over the stencil unrolls and each
 //     weight is a compile-time index into the functor (on a GPU the kernel's parameters, a
 //     constant bank, read by every thread of a warp at once);

@@ -31,7 +31,7 @@ struct tile_box {
 // The image, its cut into tiles of tile_h x tile_w pixels, and the scratch layout of a tile.
 // A staged row holds (tile_w + 2r) pixels of C channels, padded so that a lane's Chunk-wide run
 // that starts inside the tile can read its whole stencil without a bounds test. Where tiles are
-// staged by 16-byte packs (tile_pipeline.hpp), a staged row also starts `lead` elements before
+// staged by 16-byte packs (tile_staging.hpp), a staged row also starts `lead` elements before
 // the halo, so that it starts on a pack boundary of the image row, and its pitch is whole packs:
 //
 //   staged row:  [ lead | r*C halo | tile_w*C tile | r*C halo | padding ]

@@ -38,7 +38,7 @@ struct filter_tiles {
   static constexpr bool RegisterTiles = false;
   static constexpr int Lanes = 1, RowsPerThread = 1;
   static constexpr bool Pipelined = false;
-  // Register tiles on a GPU, staged by packs (tile_pipeline.hpp): whether the kernels of element
+  // Register tiles on a GPU, staged by packs (tile_staging.hpp): whether the kernels of element
   // type T and radius R copy the packs by asynchronous copies (cp.async) instead of loads and
   // stores through registers.
   template <class T, int R>
@@ -50,7 +50,7 @@ struct filter_tiles {
   template <class T, int R>
   static constexpr bool tensor_staging = false;
   // Register tiles only: 16-byte loads a thread has in flight when it stages a tile of element
-  // type T by packs (tile_pipeline.hpp); 0: element by element.
+  // type T by packs (tile_staging.hpp); 0: element by element.
   template <class T>
   static constexpr int StagePacks = 0;
   // Register tiles, one tile per team only: launch bounds of at least this many teams an SM for

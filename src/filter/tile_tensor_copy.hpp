@@ -5,7 +5,7 @@
 // instruction on staging. Used where Tiles::tensor_staging<T, R> (backends/cuda/filter_tiles_cuda.hpp)
 // for one-channel float convolutions computed by quads (filter_register_tiles.hpp), on whole tiles
 // (those at the image's edge then fill their border in scratch: fill_box_borders); partial tiles,
-// wrap's edge tiles, and GPUs or builds without TMA stage by packs (tile_pipeline.hpp).
+// wrap's edge tiles, and GPUs or builds without TMA stage by packs (tile_staging.hpp).
 //
 // The boxes: a warp's quads span BoxOutputs = 4 x Lanes outputs of a row, so box b holds the staged
 // rows of the window those outputs read (columns b x BoxOutputs - R - Lead on, BoxW of them), dense
@@ -23,7 +23,7 @@
 
 #include "filter/border_index.hpp"
 #include "filter/filter_tile.hpp"
-#include "filter/tile_pipeline.hpp"
+#include "filter/tile_staging.hpp"
 
 namespace pk::detail {
 
