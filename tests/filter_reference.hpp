@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include <pk/backend.hpp>
@@ -147,6 +148,20 @@ std::vector<T> run_sobel(pk::backend on, const std::vector<T>& in, image_shape s
                         pk::image_ref<T>{out.data(), s.h, s.w, s.c}, b);
   });
 }
+
+// Random kernels for the tests, weights drawn uniformly from [lo, hi) as float32 (what a kernel
+// holds), so the reference convolves exactly the weights the library gets.
+// Not separable: every weight drawn on its own.
+inline pk::filter_kernel random_kernel(int size, double lo, double hi) {
+  return pk::custom_kernel(size, pk_test::random_vector<float>(std::size_t(size) * size, lo, hi));
+}
+inline pk::filter_kernel random_separable_kernel(int size, double lo, double hi) {
+  auto column = pk_test::random_vector<float>(std::size_t(size), lo, hi);
+  auto row = pk_test::random_vector<float>(std::size_t(size), lo, hi);
+  return pk::separable_kernel(std::move(column), std::move(row));
+}
+// A kernel's size x size weights (row-major), as the reference takes them.
+inline std::vector<double> weights_of(const pk::filter_kernel& k) { return {k.weights.begin(), k.weights.end()}; }
 
 inline const std::vector<pk::border>& all_borders() {
   static const std::vector<pk::border> b{pk::border::clamp, pk::border::reflect101, pk::border::zero,

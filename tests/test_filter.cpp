@@ -12,6 +12,9 @@
 #include "test_support.hpp"
 
 using filter_ref::image_shape;
+using filter_ref::random_kernel;
+using filter_ref::random_separable_kernel;
+using filter_ref::weights_of;
 
 namespace {
 
@@ -19,25 +22,6 @@ namespace {
 // tiles in each direction on every backend (host tiles are 256 x 64).
 const std::vector<image_shape> small_shapes{{1, 1, 1}, {1, 17, 1}, {17, 1, 1}, {7, 31, 1}, {100, 3, 1}, {64, 97, 1}};
 const std::vector<int> kernel_sizes{1, 3, 5, 7, 9, 15};
-
-std::vector<double> random_weights(int count, double lo, double hi) {
-  auto w = pk_test::random_vector<double>(std::size_t(count), lo, hi);
-  for (auto& x : w) x = double(float(x));  // the float32 weights the kernel gets, exactly
-  return w;
-}
-
-// A random kernel that is not separable (all of its weights drawn independently).
-pk::filter_kernel random_kernel(int size, double lo, double hi) {
-  auto w = random_weights(size * size, lo, hi);
-  return pk::custom_kernel(size, std::vector<float>(w.begin(), w.end()));
-}
-
-pk::filter_kernel random_separable_kernel(int size, double lo, double hi) {
-  auto c = random_weights(size, lo, hi), r = random_weights(size, lo, hi);
-  return pk::separable_kernel(std::vector<float>(c.begin(), c.end()), std::vector<float>(r.begin(), r.end()));
-}
-
-std::vector<double> weights_of(const pk::filter_kernel& k) { return {k.weights.begin(), k.weights.end()}; }
 
 // The same weights, without row and column: runs the general path.
 pk::filter_kernel general_form(const pk::filter_kernel& k) { return pk::custom_kernel(k.size, k.weights); }

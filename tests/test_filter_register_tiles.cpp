@@ -83,11 +83,6 @@ std::vector<T> run(const std::vector<T>& in, image_shape s, const pk::filter_spe
   });
 }
 
-std::vector<float> random_floats(int count, double lo, double hi) {
-  const auto d = pk_test::random_vector<double>(std::size_t(count), lo, hi);
-  return {d.begin(), d.end()};
-}
-
 template <class Tiles, class Exec>
 void check_tiles() {
   std::uniform_int_distribution<int> channels(1, 4);
@@ -106,21 +101,18 @@ void check_tiles() {
         CAPTURE(border_name);
         const auto in = pk_test::random_vector<float>(s.size(), -1.0, 1.0);
         const auto bytes = pk_test::random_bytes(s.size());
-        const pk::filter_spec general{pk::filter_op::convolve, pk::custom_kernel(size, random_floats(size * size, -1, 1))};
-        const pk::filter_spec separable{pk::filter_op::convolve,
-                                        pk::separable_kernel(random_floats(size, -1, 1), random_floats(size, -1, 1))};
+        const pk::filter_spec general{pk::filter_op::convolve, filter_ref::random_kernel(size, -1, 1)};
+        const pk::filter_spec separable{pk::filter_op::convolve, filter_ref::random_separable_kernel(size, -1, 1)};
         const pk::filter_spec smoothing{pk::filter_op::convolve,
-                                        pk::custom_kernel(size, random_floats(size * size, -0.3 / (size * size),
-                                                                              2.0 / (size * size)))};
+                                        filter_ref::random_kernel(size, -0.3 / (size * size), 2.0 / (size * size))};
         for (const pk::filter_spec* f : {&general, &separable}) {
-          const std::vector<double> w(f->kernel.weights.begin(), f->kernel.weights.end());
+          const auto w = filter_ref::weights_of(f->kernel);
           const auto ref = filter_ref::convolve(in, s, size, w, b);
           CHECK(filter_ref::worst_float_error(run<Tiles, Exec>(in, s, *f, b), ref, filter_ref::error_scale(in, w)) <=
                 filter_ref::float_tolerance);
         }
-        const std::vector<double> ws(smoothing.kernel.weights.begin(), smoothing.kernel.weights.end());
-        CHECK(filter_ref::worst_uint8_error(run<Tiles, Exec>(bytes, s, smoothing, b),
-                                            filter_ref::convolve(bytes, s, size, ws, b)) <= 1);
+        const auto ref_bytes = filter_ref::convolve(bytes, s, size, filter_ref::weights_of(smoothing.kernel), b);
+        CHECK(filter_ref::worst_uint8_error(run<Tiles, Exec>(bytes, s, smoothing, b), ref_bytes) <= 1);
         if (size == 3) {
           const auto sobel = pk::parse_filter("sobel");
           CHECK(filter_ref::worst_float_error(run<Tiles, Exec>(in, s, sobel, b), filter_ref::sobel_magnitude(in, s, b),
