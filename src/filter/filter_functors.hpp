@@ -19,6 +19,25 @@
 
 namespace pk::detail {
 
+// Every output of tile t, as the header says: team threads take its rows y, vector lanes take
+// Chunk-wide runs of a row from element e0. sum(y, e0, acc) computes a run's Chunk results into
+// acc (from zeros), which are then stored in out (only those inside the tile at its right edge).
+template <int Chunk, class Member, class T, class Sum>
+KOKKOS_INLINE_FUNCTION void compute_output_runs(const Member& team, const tile_grid& grid, const tile_box& t, T* out,
+                                                Sum&& sum) {
+  const int used = t.w * grid.channels, runs = (used + Chunk - 1) / Chunk;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t.h), [&](int y) {
+    T* dst = output_row(out, grid, t, y);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, runs), [&](int run) {
+      const int e0 = run * Chunk;
+      float acc[Chunk];
+      for (int v = 0; v < Chunk; ++v) acc[v] = 0.f;
+      sum(y, e0, acc);
+      store_run<Chunk>(dst + e0, acc, used - e0);
+    });
+  });
+}
+
 // out = in (*) w for any size x size kernel: size^2 multiply-adds per output, from scratch.
 template <class T, class Exec, class Tiles = filter_tiles<Exec>>
 struct Conv2DTile {
@@ -40,23 +59,16 @@ struct Conv2DTile {
     stage_tile_with_halo(team, in.data(), grid, t, mode, staged.data());
     team.team_barrier();  // every output reads pixels that other threads staged
 
-    const int used = t.w * grid.channels, runs = (used + Chunk - 1) / Chunk, C = grid.channels;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t.h), [&](int y) {
-      T* dst = output_row(out.data(), grid, t, y);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, runs), [&](int run) {
-        const int e0 = run * Chunk;
-        float acc[Chunk];
-        for (int v = 0; v < Chunk; ++v) acc[v] = 0.f;
-        for (int i = 0; i < size; ++i) {
-          const float* src = staged.data() + static_cast<std::int64_t>(y + i) * grid.staged_pitch + e0;
-          for (int j = 0; j < size; ++j) {
-            const float w = weights.w[i * size + j];
-            const float* tap = src + j * C;
-            for (int v = 0; v < Chunk; ++v) acc[v] += w * tap[v];
-          }
+    const int C = grid.channels;
+    compute_output_runs<Chunk>(team, grid, t, out.data(), [&](int y, int e0, float (&acc)[Chunk]) {
+      for (int i = 0; i < size; ++i) {
+        const float* src = staged.data() + static_cast<std::int64_t>(y + i) * grid.staged_pitch + e0;
+        for (int j = 0; j < size; ++j) {
+          const float w = weights.w[i * size + j];
+          const float* tap = src + j * C;
+          for (int v = 0; v < Chunk; ++v) acc[v] += w * tap[v];
         }
-        store_run<Chunk>(dst + e0, acc, used - e0);
-      });
+      }
     });
   }
 };
@@ -105,19 +117,12 @@ struct SeparableConvTile {
     });
     team.team_barrier();  // the column pass reads row-pass results of other threads' rows
 
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t.h), [&](int y) {
-      T* dst = output_row(out.data(), grid, t, y);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, runs), [&](int run) {
-        const int e0 = run * Chunk;
-        float acc[Chunk];
-        for (int v = 0; v < Chunk; ++v) acc[v] = 0.f;
-        for (int i = 0; i < size; ++i) {
-          const float w = column.t[i];
-          const float* tap = rows.data() + static_cast<std::int64_t>(y + i) * grid.out_pitch + e0;
-          for (int v = 0; v < Chunk; ++v) acc[v] += w * tap[v];
-        }
-        store_run<Chunk>(dst + e0, acc, used - e0);
-      });
+    compute_output_runs<Chunk>(team, grid, t, out.data(), [&](int y, int e0, float (&acc)[Chunk]) {
+      for (int i = 0; i < size; ++i) {
+        const float w = column.t[i];
+        const float* tap = rows.data() + static_cast<std::int64_t>(y + i) * grid.out_pitch + e0;
+        for (int v = 0; v < Chunk; ++v) acc[v] += w * tap[v];
+      }
     });
   }
 };
@@ -141,23 +146,17 @@ struct SobelMagnitudeTile {
     stage_tile_with_halo(team, in.data(), grid, t, mode, staged.data());
     team.team_barrier();  // every output reads pixels that other threads staged
 
-    const int used = t.w * grid.channels, runs = (used + Chunk - 1) / Chunk, C = grid.channels;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t.h), [&](int y) {
-      T* dst = output_row(out.data(), grid, t, y);
+    const int C = grid.channels;
+    compute_output_runs<Chunk>(team, grid, t, out.data(), [&](int y, int e0, float (&acc)[Chunk]) {
       const float* above = staged.data() + static_cast<std::int64_t>(y) * grid.staged_pitch;
       const float* here = above + grid.staged_pitch;
       const float* below = here + grid.staged_pitch;
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, runs), [&](int run) {
-        const int e0 = run * Chunk;
-        float acc[Chunk];
-        for (int v = 0; v < Chunk; ++v) {
-          const int left = e0 + v, mid = left + C, right = mid + C;
-          const float gx = (above[right] - above[left]) + 2.f * (here[right] - here[left]) + (below[right] - below[left]);
-          const float gy = (below[left] + 2.f * below[mid] + below[right]) - (above[left] + 2.f * above[mid] + above[right]);
-          acc[v] = sqrtf(gx * gx + gy * gy);
-        }
-        store_run<Chunk>(dst + e0, acc, used - e0);
-      });
+      for (int v = 0; v < Chunk; ++v) {
+        const int left = e0 + v, mid = left + C, right = mid + C;
+        const float gx = (above[right] - above[left]) + 2.f * (here[right] - here[left]) + (below[right] - below[left]);
+        const float gy = (below[left] + 2.f * below[mid] + below[right]) - (above[left] + 2.f * above[mid] + above[right]);
+        acc[v] = sqrtf(gx * gx + gy * gy);
+      }
     });
   }
 };
