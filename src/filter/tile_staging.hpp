@@ -15,6 +15,7 @@
 #include "filter/filter_tile.hpp"
 
 namespace pk::detail {
+
 // How a team's threads split a tile: Lanes along a row (a warp), Warps = TeamSize / Lanes down it.
 template <class Tiles>
 struct register_tile_threads {
