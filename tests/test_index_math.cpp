@@ -47,7 +47,7 @@ TEST_CASE("border_index is exact on lines longer than 2^31 pixels") {
 TEST_CASE("filter tiles address an image of more than 2^32 elements in 64 bits") {
   // 70000 x 70000 x 4 (19.6e9 elements), host tiles of 64 x 256, radius 7.
   const std::int64_t side = 70000;
-  const auto g = pk::detail::make_tile_grid<64>(side, side, 4, 7, 64, 256);
+  const auto g = pk::detail::make_tile_grid(side, side, 4, 7, 64, 256, 1, 64, 1);
   CHECK(g.tiles_y == (side + 63) / 64);
   CHECK(g.tiles_x == (side + 255) / 256);
   const auto last = g.tile(g.tile_count() - 1);
@@ -60,7 +60,7 @@ TEST_CASE("filter tiles address an image of more than 2^32 elements in 64 bits")
   CHECK(g.offset(side - 1, 0) == (side - 1) * side * 4);
   CHECK(g.offset(-7, -7) == (-7 * side - 7) * 4);
   // One row longer than 2^31 pixels (a View's extents are not limited to int).
-  const auto row = pk::detail::make_tile_grid<64>(1, two_31 + 100, 1, 1, 64, 256);
+  const auto row = pk::detail::make_tile_grid(1, two_31 + 100, 1, 1, 64, 256, 1, 64, 1);
   const auto end = row.tile(row.tile_count() - 1);
   CHECK(end.x0 == two_31);
   CHECK(end.w == 100);

@@ -1,8 +1,8 @@
-// The cuda backend: the filter kernels compiled for Kokkos::Cuda (built only when Kokkos has CUDA).
-// The GPU tile shape is specialized in filter_tiles_cuda.hpp, which must come before the kernels.
+// The cuda backend: the filter kernels compiled for Kokkos::Cuda with the GPU's policy
+// (cuda_filter_policy.hpp). Built only when Kokkos has CUDA.
 #include <Kokkos_Core.hpp>
 
-#include "cuda/filter_tiles_cuda.hpp"
+#include "cuda/cuda_filter_policy.hpp"
 #include "filter/filter_impl.hpp"
 
 PK_INSTANTIATE_FILTER(Kokkos::Cuda)

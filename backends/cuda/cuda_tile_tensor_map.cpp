@@ -1,4 +1,4 @@
-// The tensor maps of src/filter/tile_tensor_copy.hpp: made on the host by the driver
+// The tensor maps of the filters' tensor-copy staging (src/filter/stage_boxes.hpp): made on the host by the driver
 // (cuTensorMapEncodeTiled, reached through the runtime so that pk does not link libcuda), copied
 // to device global memory once per image and box shape, and kept there.
 //
@@ -18,7 +18,7 @@
 #include <mutex>
 #include <vector>
 
-#include "filter/tile_tensor_copy.hpp"
+#include "cuda/cuda_primitives.hpp"
 
 namespace pk::detail {
 namespace {

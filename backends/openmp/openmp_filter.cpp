@@ -1,7 +1,12 @@
-// The openmp backend: the filter kernels compiled for Kokkos::OpenMP.
-// Tile sizes for host backends are the defaults in src/filter/filter_tiles.hpp.
+// The openmp backend: the filter kernels compiled for Kokkos::OpenMP, with the CPUs' policy
+// (src/filter/filter_policy.hpp: one thread a team, blocks of 64 outputs, element staging).
 #include <Kokkos_Core.hpp>
 
 #include "filter/filter_impl.hpp"
+
+namespace pk::detail {
+template <>
+struct filter_policy<Kokkos::OpenMP> : host_filter_policy {};
+}  // namespace pk::detail
 
 PK_INSTANTIATE_FILTER(Kokkos::OpenMP)

@@ -13,6 +13,8 @@
 
 #include <pk/kokkos/views.hpp>
 
+#include "core/pack.hpp"
+
 namespace pk::detail {
 
 // c = a + b
@@ -64,12 +66,10 @@ struct elementwise_packs : std::false_type {};
 // and c 16-byte aligned (c may be a or b: each element is read before it is written).
 template <class T, class Exec, class Formula>
 struct Packed {
-  struct alignas(16) pack {
-    T v[16 / sizeof(T)];
-  };
-  static constexpr std::int64_t Vec = 16 / sizeof(T);
+  using pack = detail::pack<T>;
+  static constexpr std::int64_t Vec = pack::size;
   static std::int64_t packs(std::int64_t n) { return (n + Vec - 1) / Vec; }
-  static bool aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+  static bool aligned(const void* p) { return pack_aligned(p); }
 
   const T* a;
   const T* b;

@@ -1,0 +1,86 @@
+#pragma once
+// The filter policy for Kokkos::Cuda (what src/filter/filter_policy.hpp asks a backend to choose),
+// chosen on the H200 with bench/tune (bench/results/h200.md has the measurements).
+#include <Kokkos_Core.hpp>
+#include <type_traits>
+
+#include "cuda/cuda_primitives.hpp"
+#include "filter/filter_policy.hpp"
+#include "filter/stage_boxes.hpp"
+#include "filter/stage_packs.hpp"
+#include "filter/stencils.hpp"
+
+namespace pk::detail {
+
+template <class Op>
+inline constexpr bool is_conv2d = false;
+template <class Radius>
+inline constexpr bool is_conv2d<Conv2D<Radius>> = true;
+
+struct cuda_filter_policy {
+  using primitives = cuda_primitives;
+  // 256 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
+  // row, each warp a group of 4 rows (schedule below). Wide tiles keep the halo small (3x3: 264 x
+  // 34 staged for 256 x 32, 36 KB); measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and
+  // others.
+  using team = team_shape<256, 32>;
+  static constexpr int TileW = 256, TileH = 32;
+  // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
+  // team reductions); at 36 KB six teams fit an SM's 228 KB.
+  static constexpr std::size_t ScratchLimit = 48 * 1024;
+  static constexpr bool FixedRadius = true;
+
+  // Register columns: each thread a block of 4 rows x 1 element, sliding down its window, so a
+  // K x K stencil costs (4 + 2R) x K scratch reads per 4 outputs. The one-channel float
+  // convolutions go by quads of 4 x 4 outputs read as 16-byte quads: on the H200 that halved the
+  // instructions a pixel (3x3: 0.71 -> 0.81 of copy bandwidth). (uint8 by quads went past 100
+  // registers; Sobel and the separable passes are not measured by quads.)
+  template <class T, class Op>
+  using schedule = output_blocks<team, 4, 1, std::is_same_v<T, float> && is_conv2d<Op>>;
+
+  template <class T, class Op>
+  static constexpr int R = radius_of<decltype(Op::radius)>::value;
+  // Float tiles go by 16-byte packs, each thread with 10 loads in flight before it stores them: a
+  // 3x3 or 5x5 tile (34 or 36 rows of 66 packs) in one round trip. From radius 2 the packs go by
+  // cp.async instead (no registers, L1 bypassed): 5x5 0.68 -> 0.74 of copy bandwidth and the
+  // separable 5x5 0.62 -> 0.67 on the H200 (ncu: L2 hit rate 60% -> 73%), while the 3x3 and Sobel
+  // lost 0.04-0.06 that way. uint8 goes element by element: packs of 16 pixels, converted to 16
+  // floats each, took its kernels past 100 registers and measured slower (RGB 3x3: 0.16 against
+  // 0.22).
+  template <class T, class Op>
+  using packs = staged_by_packs<team, 2, 4,
+                                std::conditional_t<(R<T, Op> >= 2), copy_asynchronously<primitives>,
+                                                   copy_through_registers<10>>>;
+  // The 3x3's and 5x5's whole one-channel float tiles go by tensor copies (stage_boxes.hpp): two
+  // 2-D boxes (5x5: 36 x 136 floats) copied by one thread, no staging instructions in the others,
+  // the border of edge tiles filled in scratch. Measured on the H200: 5x5 0.82 -> 0.88-0.89, 3x3
+  // 0.87 -> 0.90.
+  template <class T, class Op>
+  static constexpr bool tensor_copies = std::is_same_v<T, float> && is_conv2d<Op> && (R<T, Op> == 1 || R<T, Op> == 2);
+  template <class T, class Op>
+  using staging = std::conditional_t<
+      std::is_same_v<T, float>,
+      std::conditional_t<tensor_copies<T, Op>, staged_by_tensor_copies<primitives, team, R<T, Op>, packs<T, Op>>,
+                         packs<T, Op>>,
+      staged_by_elements<team, 2, 4>>;
+
+  // Launch bounds. Five teams an SM (at most 51 registers a thread) for the float kernels up to
+  // radius 3: without them ptxas hoists every window row's 16-byte scratch reads of a quad (92
+  // registers for the 3x3, two teams an SM); with them 48, no spills up to radius 2, and 20 bytes
+  // of spill stores a thread for the 7x7, which measured faster than without (0.68 of copy
+  // bandwidth at five teams, 0.66 at four, 0.57 unbounded). Four (64 registers) for the kernels
+  // staged by tensor copies: at 48 their wait loops made ptxas spill, and four measured 0.875-0.890
+  // for the 5x5 against 0.850-0.868 at five, the 3x3 0.904 against 0.898. Larger radii and uint8
+  // would spill at 48 (68-716 bytes): no bounds there.
+  template <class T, class Op>
+  static constexpr int teams_per_sm = tensor_copies<T, Op> ? 4 : std::is_same_v<T, float> && R<T, Op> <= 3 ? 5 : 0;
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void run_tile(const F& f) {
+    f();
+  }
+};
+
+template <>
+struct filter_policy<Kokkos::Cuda> : cuda_filter_policy {};
+
+}  // namespace pk::detail

@@ -1,0 +1,120 @@
+#pragma once
+// The device primitives of src/core/primitives.hpp for NVIDIA GPUs: the only place where pk's
+// kernels use inline PTX and CUDA intrinsics. Each one replaces a portable definition; what a GPU
+// compiled for an older architecture lacks falls back to it (or, for tensor copies, is never
+// asked for: cuda_tile_tensor_map gives no map there).
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/primitives.hpp"
+
+namespace pk::detail {
+
+// Host: the device address of a 2-D tensor map over a height x width float image (one channel,
+// dense rows) with boxes of box_w x box_h, or null where the device, the driver or the image
+// cannot have one (cuda_tile_tensor_map.cpp).
+const void* cuda_tile_tensor_map(const float* image, std::int64_t height, std::int64_t width, int box_w, int box_h);
+
+struct cuda_primitives {
+  // cp.async.cg: 16 bytes from global to shared memory with no registers between (LDGSTS, bypassing
+  // L1). .L2::128B asks L2 to fetch the whole 128-byte line the pack lies in: on the H200 that took
+  // the 5x5 from 0.79 to 0.82 of copy bandwidth (256 bytes: 0.81; an evict-first policy on the
+  // loads: 0.74).
+  KOKKOS_INLINE_FUNCTION static void copy_async(float* scratch, const float* global) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const auto to = static_cast<unsigned>(__cvta_generic_to_shared(scratch));
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;" ::"r"(to), "l"(global) : "memory");
+#else
+    portable_primitives::copy_async(scratch, global);
+#endif
+  }
+  KOKKOS_INLINE_FUNCTION static void wait_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+  }
+
+  // Float results stored "evict first" (st.global.cs): on the H200 this took the 3x3 filter from
+  // 0.82-0.84 to 0.87-0.88 of copy bandwidth and the 5x5 from 0.76 to 0.79; presumably L2 then
+  // keeps the staged rows that neighbouring tiles read again (not profiled).
+  template <class P>
+  KOKKOS_INLINE_FUNCTION static void store_streaming(P* dst, const P& value) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<P, pack<float>>) {
+      __stcs(reinterpret_cast<float4*>(dst), make_float4(value.v[0], value.v[1], value.v[2], value.v[3]));
+      return;
+    }
+#endif
+    *dst = value;
+  }
+
+  // sqrt.approx.f32, what sqrtf is with -prec-sqrt=false: a few ulp at most (CUDA programming
+  // guide), zero, infinity, NaN and subnormals as IEEE, one instruction. The IEEE-rounded sqrtf is
+  // several plus a slow path that is a subroutine call, around which every live register is saved:
+  // with it the Sobel magnitude measured 0.589 of copy bandwidth on the H200, 0.618 with this.
+  KOKKOS_INLINE_FUNCTION static float sqrt_approx(float x) {
+#if defined(__CUDA_ARCH__)
+    float r;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    return r;
+#else
+    return portable_primitives::sqrt_approx(x);
+#endif
+  }
+
+  // Tensor copies by the tensor memory accelerator (Hopper on): one thread asks for the boxes
+  // (cp.async.bulk.tensor), the hardware copies them into shared memory and signals an mbarrier
+  // (at `signal`), and every thread waits on it for itself: with one thread waiting and the others
+  // at a team barrier, ptxas spilled the 5x5 kernel at its 48 registers (152 bytes a thread).
+  // A tensor map lives in device global memory (made once per image by cuda_tile_tensor_map): a
+  // kernel parameter would be its natural home, but Kokkos passes the functor as an ordinary
+  // parameter (not __grid_constant__), so the kernel could not take its address.
+  using tensor_map = const void*;
+  static tensor_map make_tensor_map(const float* image, std::int64_t height, std::int64_t width, int box_w, int box_h) {
+    return cuda_tile_tensor_map(image, height, width, box_w, box_h);
+  }
+  KOKKOS_INLINE_FUNCTION static bool has(tensor_map m) { return m != nullptr; }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION static void tensor_copy(const Member& team, tensor_map map, int box_w, int box_h,
+                                                 float* first, std::int64_t stride, int boxes, int x, int step, int y,
+                                                 void* signal) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    const auto barrier = [&] { return static_cast<unsigned>(__cvta_generic_to_shared(signal)); };
+    if (team.team_rank() == 0) {
+      const unsigned bytes = static_cast<unsigned>(box_w * box_h * sizeof(float)) * boxes;
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barrier()) : "memory");
+      // The copies (the async proxy) must see the barrier initialized.
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier()), "r"(bytes) : "memory");
+      for (int b = 0; b < boxes; ++b) {
+        const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(first + b * stride));
+        asm volatile(
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+            "[%4];" ::"r"(dst),
+            "l"(map), "r"(x + b * step), "r"(y), "r"(barrier())
+            : "memory");
+      }
+    }
+    team.team_barrier();  // the mbarrier is initialized before anyone waits on it
+    unsigned done = 0;
+    while (!done)
+      asm volatile(
+          "{\n"
+          ".reg .pred p;\n"
+          "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n"
+          "selp.u32 %0, 1, 0, p;\n"
+          "}"
+          : "=r"(done)
+          : "r"(barrier())
+          : "memory");
+#else
+    // Never reached: cuda_tile_tensor_map gives no map where there is no tensor memory accelerator.
+    (void)team, (void)map, (void)box_w, (void)box_h, (void)first, (void)stride, (void)boxes, (void)x, (void)step,
+        (void)y, (void)signal;
+    Kokkos::abort("pk: tensor copies need compute capability 9.0");
+#endif
+  }
+};
+
+}  // namespace pk::detail

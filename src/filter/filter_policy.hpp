@@ -1,0 +1,60 @@
+#pragma once
+// What a backend chooses for its filter kernels: filter_policy<Exec>, defined by each backend in
+// backends/<name>/ (there is no default: a backend that forgets it does not compile). A policy
+// names
+//   primitives                  the device primitives its kernels use (core/primitives.hpp);
+//   TileW, TileH, team           the output tile of a team, and its threads (team_shape);
+//   ScratchLimit                team scratch bytes a tile may use (0: ordinary memory, no limit;
+//                               else tiles shrink until they fit);
+//   FixedRadius                 whether kernels are compiled per radius (loops over the stencil
+//                               unrolled: GPUs) or one kernel serves every size (CPUs);
+//   schedule<T, Op>             how the team covers a tile's outputs (output_blocks.hpp);
+//   staging<T, Op>              how a tile reaches scratch (stage_elements.hpp, stage_packs.hpp,
+//                               stage_boxes.hpp);
+//   teams_per_sm<T, Op>         launch bounds: at least that many teams an SM (0: none);
+//   run_tile(f)                 runs a team's work on its tile, f(): inlined, or (CPUs) outlined;
+// for the operation Op (stencils.hpp) on pixels of T. host_filter_policy is the CPUs' choice,
+// backends/cuda/cuda_filter_policy.hpp the GPU's.
+#include <cstddef>
+
+#include "core/primitives.hpp"
+#include "core/unroll.hpp"
+#include "filter/output_blocks.hpp"
+#include "filter/stage_elements.hpp"
+#include "filter/tile_grid.hpp"
+
+namespace pk::detail {
+
+template <class Exec>
+struct filter_policy;
+
+// CPUs (Serial, OpenMP): a team is one thread, which computes its tile in blocks of 1 x 64
+// outputs: 64 independent accumulators that the compiler turns into SIMD registers (8 AVX2 or 4
+// AVX-512, enough to hide the FMA latency; 32 measured the same). Large tiles: the staged tile plus
+// the row-pass buffer (C=4, r=7: 78 x 1080 x 4 B + 78 x 1024 x 4 B, about 650 KB) stays within a
+// core's L2, and 64 rows make the halo rows the separable row pass computes twice cost 22% at r=7,
+// 3% at r=1. Measured on 4096 x 4096 float (one core): 256 x 64 beat 512 x 64, 1024 x 32, 1024 x 64,
+// 2048 x 16 and 4096 x 16 by 5-40% on the separable filters. Staged element by element (a row's
+// copy is one vectorized loop), the padding past each staged row zeroed.
+struct host_filter_policy {
+  using primitives = portable_primitives;
+  using team = team_shape<1, 1>;
+  static constexpr int TileW = 256, TileH = 64;
+  static constexpr std::size_t ScratchLimit = 0;
+  static constexpr bool FixedRadius = false;
+  template <class T, class Op>
+  using schedule = output_blocks<team, 1, 64>;
+  template <class T, class Op>
+  using staging = staged_by_elements<team, 1, 1, true>;
+  template <class T, class Op>
+  static constexpr int teams_per_sm = 0;
+  // A tile's work as a function of its own: inlined into Kokkos' loop over the tiles, GCC spilled
+  // the blocks' accumulators to the stack in every pass of the separable filters (they ran 1.3x
+  // slower); outlined it keeps them in registers.
+  template <class F>
+  PK_NOINLINE KOKKOS_FUNCTION static void run_tile(const F& f) {
+    f();
+  }
+};
+
+}  // namespace pk::detail
