@@ -15,16 +15,24 @@ namespace {
 struct shape {
   std::int64_t m, n, k;
 };
-// Tiny, thin, odd, prime, around the tile sizes, tall-skinny and short-wide.
+// Three classes of shape: smaller than a thread tile or a block tile (every tile an edge tile:
+// tiny, thin, odd, prime), whole tiles (whole GPU block tiles and K steps, rows of whole 16-byte
+// packs; on the host whole thread tiles and, at 768 x 1024, whole block tiles of AVX-512 and AVX2
+// floats), and both (around the tile sizes, tall-skinny and short-wide).
 const std::vector<shape>& shapes() {
-  static const std::vector<shape> s{{1, 1, 1},    {1, 37, 1},     {7, 31, 5},      {31, 7, 97},    {97, 101, 103},
-                                    {64, 64, 64}, {129, 65, 257}, {1000, 3, 17},   {3, 1000, 1025},
-                                    // whole GPU block tiles and K steps, rows of whole 16-byte packs; and partial ones
-                                    {256, 384, 160}, {260, 132, 36}};
+  static const std::vector<shape> s{// edge tiles only
+                                    {1, 1, 1}, {1, 37, 1}, {7, 31, 5}, {31, 7, 97},
+                                    // whole tiles
+                                    {64, 64, 64}, {256, 384, 160}, {768, 1024, 8},
+                                    // both
+                                    {97, 101, 103}, {129, 65, 257}, {1000, 3, 17}, {3, 1000, 1025}, {260, 132, 36}};
   return s;
 }
 const pk::op ops[] = {pk::op::none, pk::op::transpose};
-const std::pair<double, double> alpha_betas[] = {{1.0, 0.0}, {2.5, -0.5}, {0.0, 1.0}};
+// Every alpha with every beta: alpha 0 does not read A and B, beta 0 does not read C, and each
+// other alpha and beta must scale what it scales on every kind of tile (interior thread tiles and
+// packs of C included).
+const double alphas[] = {1.0, 2.5, -0.5, 0.0}, betas[] = {0.0, 1.0, -0.5};
 
 const char* op_name(pk::op o) { return o == pk::op::none ? "N" : "T"; }
 
@@ -35,7 +43,8 @@ TEST_CASE_TEMPLATE("gemm matches float64 for every shape, op and alpha/beta on e
     for (pk::op op_a : ops)
       for (pk::op op_b : ops) {
         const pk_test::gemm_case<T> g(op_a, op_b, s.m, s.n, s.k);
-        for (auto [alpha, beta] : alpha_betas)
+        for (double alpha : alphas)
+          for (double beta : betas)
           for (pk::backend b : pk::available_backends()) {
             CAPTURE_BACKEND(b);
             CAPTURE(s.m);

@@ -1,8 +1,8 @@
-// The cuda backend: GEMM compiled for Kokkos::Cuda (built only when Kokkos has CUDA).
-// The GPU tile shape (gemm_tiles<Kokkos::Cuda, T>) must be seen before the kernel is instantiated.
+// The cuda backend: GEMM compiled for Kokkos::Cuda with the GPU's policy (cuda_gemm_policy.hpp).
+// Built only when Kokkos has CUDA.
 #include <Kokkos_Core.hpp>
 
-#include "cuda/gemm_tiles_cuda.hpp"
+#include "cuda/cuda_gemm_policy.hpp"
 #include "matmul/matmul_impl.hpp"
 
 PK_INSTANTIATE_MATMUL(Kokkos::Cuda)

@@ -1,7 +1,12 @@
-// The openmp backend: GEMM compiled for Kokkos::OpenMP.
-// Tile sizes for host backends are the defaults in src/matmul/gemm_tiles.hpp.
+// The openmp backend: GEMM compiled for Kokkos::OpenMP, with the CPUs' policy (src/matmul/gemm_policy.hpp:
+// one thread a team, GotoBLAS panels, SIMD register tiles).
 #include <Kokkos_Core.hpp>
 
 #include "matmul/matmul_impl.hpp"
+
+namespace pk::detail {
+template <class T>
+struct gemm_policy<Kokkos::OpenMP, T> : host_gemm_policy<T> {};
+}  // namespace pk::detail
 
 PK_INSTANTIATE_MATMUL(Kokkos::OpenMP)

@@ -51,14 +51,22 @@ def test_transposed_views_are_read_in_place(backend, rng, ta, tb, dtype):
     check_product(pk.matmul(a, b, backend=backend), a, b)
 
 
+# Every alpha with every beta on every class of shape: smaller than one tile (edge tiles only),
+# whole tiles (whole thread and block tiles, rows of whole 16-byte packs) and both.
+ALPHA_BETA_SHAPES = [(7, 5, 3), (64, 64, 16), (768, 1024, 4), (130, 71, 37)]
+
+
+@pytest.mark.parametrize("m,n,k", ALPHA_BETA_SHAPES)
+@pytest.mark.parametrize("alpha", [1.0, 2.5, -0.5, 0.0])
+@pytest.mark.parametrize("beta", [0.0, 1.0, -0.5])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_alpha_and_beta_accumulate_into_out(backend, rng, dtype):
-    m, n, k = 19, 23, 11
+def test_alpha_and_beta_on_every_shape_class(backend, rng, m, n, k, alpha, beta, dtype):
     a, b = matrix(rng, m, k, dtype), matrix(rng, k, n, dtype, transposed=True)
     c0 = rng.standard_normal((m, n)).astype(dtype)
-    out = c0.copy()
-    pk.matmul(a, b, out=out, alpha=-0.5, beta=2.0, backend=backend)
-    check_product(out, a, b, alpha=-0.5, beta=2.0, c0=c0)
+    out = c0.copy() if beta != 0 else np.full((m, n), np.nan, dtype)  # beta 0: out is never read
+    got = pk.matmul(a, b, out=out, alpha=alpha, beta=beta, backend=backend)
+    assert got is out
+    check_product(out, a, b, alpha=alpha, beta=beta, c0=c0 if beta != 0 else None)
 
 
 def test_beta_zero_never_reads_out(backend, rng):

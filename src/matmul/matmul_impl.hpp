@@ -1,7 +1,7 @@
 #pragma once
 // GEMM: argument checks and launches, written once for every execution space. A backend compiles
-// them by naming PK_INSTANTIATE_MATMUL(ExecSpace) in backends/<name>/, after including its
-// gemm_tiles specialization (if any).
+// them by defining its gemm_policy<ExecSpace, T> (gemm_policy.hpp) and naming
+// PK_INSTANTIATE_MATMUL(ExecSpace) in backends/<name>/.
 #include <cstdint>
 #include <string>
 
@@ -10,38 +10,16 @@
 
 #include "core/check.hpp"
 #include "core/host_views.hpp"
-#include "matmul/gemm_tiles.hpp"
+#include "matmul/gemm_functor.hpp"
+#include "matmul/gemm_policy.hpp"
 #include "matmul/matmul_checks.hpp"
-#include "matmul/gemm_pipelined.hpp"
-#include "matmul/matmul_functors.hpp"
 #include "matmul/matmul_host.hpp"
 
 namespace pk::detail {
 
-// Fills in a GEMM functor (GemmTile or GemmPipelined) and launches one team per block tile.
-template <class Exec, class T, class Functor>
-void run_gemm_functor(const Exec& space, Functor& f, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
-                      const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
-  f.a = a;
-  f.b = b;
-  f.c = c;
-  f.transpose_a = op_a == op::transpose;
-  f.transpose_b = op_b == op::transpose;
-  f.alpha = alpha;
-  f.beta = beta;
-  f.m = static_cast<std::int64_t>(c.extent(0));
-  f.n = static_cast<std::int64_t>(c.extent(1));
-  f.k = k;
-  const int league = block_tile_league("pk::gemm", f.m, f.n, Functor::TileM, Functor::TileN);
-  f.blocks_n = static_cast<int>((f.n + Functor::TileN - 1) / Functor::TileN);
-  auto policy = typename Functor::policy(space, league, Functor::TeamSize)
-                    .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes()));
-  Kokkos::parallel_for("pk::gemm", policy, f);
-}
-
-// Runs GemmTile or GemmPipelined (Tiles::Pipelined) with the given tile shape (the backend's gemm_tiles, or another one in tests).
-// Expects checked arguments.
-template <class Exec, class T, class Tiles>
+// GEMM with a given policy (the backend's gemm_policy, or others in tests): one team per block
+// tile. Expects checked arguments.
+template <class Exec, class T, class Policy>
 void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
                  const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
   const auto m = static_cast<std::int64_t>(c.extent(0)), n = static_cast<std::int64_t>(c.extent(1));
@@ -51,13 +29,23 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
                          ScaleMatrix<T, Exec>{c, beta, n});
     return;
   }
-  if constexpr (Tiles::Pipelined) {
-    GemmPipelined<T, Exec, Tiles> f;
-    run_gemm_functor(space, f, op_a, op_b, alpha, a, b, beta, c, k);
-  } else {
-    GemmTile<T, Exec, Tiles> f;
-    run_gemm_functor(space, f, op_a, op_b, alpha, a, b, beta, c, k);
-  }
+  using functor = Gemm<T, Exec, Policy>;
+  functor f;
+  f.a = a;
+  f.b = b;
+  f.c = c;
+  f.transpose_a = op_a == op::transpose;
+  f.transpose_b = op_b == op::transpose;
+  f.alpha = alpha;
+  f.beta = beta;
+  f.m = m;
+  f.n = n;
+  f.k = k;
+  const int league = block_tile_league("pk::gemm", m, n, functor::TileM, functor::TileN);
+  f.blocks_n = static_cast<int>((n + functor::TileN - 1) / functor::TileN);
+  const auto policy = typename functor::policy(space, league, functor::TeamSize)
+                          .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes()));
+  Kokkos::parallel_for("pk::gemm", policy, f);
 }
 
 template <class Exec, class T>
@@ -78,7 +66,7 @@ void gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const 
   const auto bytes = [](const auto& v) { return static_cast<std::int64_t>(v.span() * sizeof(T)); };
   require(!ranges_overlap(c.data(), bytes(c), a.data(), bytes(a)), who, "c shares memory with a (expected separate arrays)");
   require(!ranges_overlap(c.data(), bytes(c), b.data(), bytes(b)), who, "c shares memory with b (expected separate arrays)");
-  launch_gemm<Exec, T, gemm_tiles<Exec, T>>(space, op_a, op_b, alpha, a, b, beta, c, k);
+  launch_gemm<Exec, T, gemm_policy<Exec, T>>(space, op_a, op_b, alpha, a, b, beta, c, k);
 }
 
 // Host-array entry point: move the arrays to the backend, run, bring C back.

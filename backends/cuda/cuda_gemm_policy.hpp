@@ -1,0 +1,40 @@
+#pragma once
+// The GEMM policy for Kokkos::Cuda (what src/matmul/gemm_policy.hpp asks a backend to choose),
+// chosen for Hopper (H200, sm_90); bench/results/h200.md has the measurements.
+//
+// float: the classic 128 x 128 block tile of 256 threads, each accumulating 8 x 8 (2 x 2 sub-tiles
+// of 4 x 4) in registers: 64 FMAs per 4 shared-memory pack loads per K element. TileK = 16 halves
+// the barriers per FMA against 8; two stages of (16 x 132) x 2 floats are 33 KB of shared memory,
+// and at <= 128 registers (launch bounds of two teams an SM: the kernel uses 128, no spills, per
+// -Xptxas -v) two teams share an SM, each hiding the other's barrier and load latency.
+// double: registers hold half as many, so 64 x 64 blocks of 4 x 4 thread tiles.
+// The padding of each staged row (16 bytes) shifts consecutive K rows by 4 banks, which keeps the
+// transposing stores of A conflict-free while rows stay 16-byte aligned for pack loads.
+#include <Kokkos_Core.hpp>
+
+#include "core/pack.hpp"
+#include "matmul/gemm_fragments.hpp"
+#include "matmul/gemm_functor.hpp"
+#include "matmul/gemm_policy.hpp"
+#include "matmul/stage_prefetch.hpp"
+
+namespace pk::detail {
+
+template <class T, int Thread, int Tile>
+struct cuda_gemm_policy {
+  static constexpr int Vec = pack<T>::size, Pad = Vec;
+  static constexpr int ThreadM = Thread, ThreadN = Thread, TileM = Tile, TileN = Tile, TileK = 16;
+  static constexpr int TeamSize = (TileM / ThreadM) * (TileN / ThreadN);  // 256
+  using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, Vec, Vec, true>;
+  template <class Gemm>
+  using staging = stage_prefetch<Gemm, Pad, Pad>;
+  using fragments = pack_fragments<T, thread_tiles, ThreadM, ThreadN, TileM + Pad, TileN + Pad, TileK>;
+  using launch = Kokkos::LaunchBounds<TeamSize, 2>;
+};
+
+template <>
+struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 8, 128> {};
+template <>
+struct gemm_policy<Kokkos::Cuda, double> : cuda_gemm_policy<double, 4, 64> {};
+
+}  // namespace pk::detail

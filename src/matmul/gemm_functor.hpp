@@ -1,0 +1,187 @@
+#pragma once
+// GEMM as one Kokkos team functor for every backend, tiled in three levels:
+//
+//            n                         TileN                    ThreadN
+//   +-----------------+        +-------------------+        +-----------+
+//   |     C (m x n)   |  one   |  block tile       |  one   | thread    |  ThreadM x ThreadN
+// m |   +----+        |  team  |  +----+           | thread | tile:     |  accumulators in
+//   |   |    |        |  ===>  |  |    | ...       |  ===>  | registers |  registers
+//   |   +----+        |  TileM |  +----+           | ThreadM|           |
+//   +-----------------+        +-------------------+        +-----------+
+//
+// Per K step of TileK, the team stages op(A)[block rows, k step] and op(B)[k step, block cols] in
+// team scratch (transposes are resolved there, so the inner loop never sees op_a/op_b), and every
+// thread does a rank-TileK update of its thread tiles from scratch. What differs per backend comes
+// from its Policy (gemm_policy.hpp): the tile numbers, how the K steps reach scratch (staging:
+// packed panels by one thread on a CPU, a register prefetch into two stages on a GPU), how a
+// thread tile lies in the block and how a thread reads its operands (fragments: SIMD vectors on a
+// CPU, 16-byte packs on a GPU). The update (rank1_update) and the epilogue (store_c) are
+// gemm_math.hpp's. Two ways to carry the sum over K, chosen by the tile shape:
+//  - one thread tile per thread (GPU: 256 threads x 8x8 = 128x128): the accumulators stay in
+//    registers across all K steps and C is written once at the end;
+//  - several thread tiles per thread (CPU: one thread walks its whole block tile): registers cannot
+//    hold them all, so each K step adds its partial product into C (the first one also applies
+//    beta), as GotoBLAS does; C's block tile stays in cache meanwhile.
+#include <cstdint>
+
+#include <pk/kokkos/views.hpp>
+
+#include "core/unroll.hpp"
+#include "matmul/gemm_math.hpp"
+
+namespace pk::detail {
+
+// Where element (kk, x) of a staged Depth x Width tile (kk along K) lies in scratch: Width is cut
+// into panels of PanelWidth, each stored as Depth rows of PanelWidth + Pad elements. op(A) is
+// staged transposed (rows of m) and op(B) as it is (rows of n), so that for each k a thread reads
+// ThreadM contiguous values of A and ThreadN of B: a GPU uses one panel per tile with padding
+// against shared-memory bank conflicts, a CPU one panel per thread tile (the packed panels of
+// GotoBLAS/BLIS: a thread tile's operands are one contiguous stream).
+template <int Width, int Depth, int PanelWidth, int Pad>
+struct staged_tile_layout {
+  static_assert(Width % PanelWidth == 0, "a staged tile is a whole number of panels");
+  static constexpr int row_stride = PanelWidth + Pad;
+  static constexpr int panel_stride = Depth * row_stride;
+  static constexpr int size = (Width / PanelWidth) * panel_stride;
+  KOKKOS_INLINE_FUNCTION static constexpr int offset(int kk, int x) {
+    return (x / PanelWidth) * panel_stride + kk * row_stride + x % PanelWidth;
+  }
+};
+
+// Where thread tile t of a block tile lies: SubM x SubN sub-tiles of VecM x VecN, SpanM (SpanN)
+// rows (columns) apart. A GPU spreads Vec x Vec sub-tiles over the block (CUTLASS's layout: in a
+// warp, the 16 threads along N read 16 consecutive packs of B and share one pack of A, so scratch
+// reads are conflict-free and broadcast); a CPU's thread tile is one sub-tile. NFirst: consecutive
+// t go along N (GPU threads) or along M (a CPU thread's walk: one B panel reused from L1 by every
+// A panel).
+template <int TileM, int TileN, int ThreadM, int ThreadN, int VecM, int VecN, bool NFirst>
+struct thread_tile_layout {
+  static constexpr int ThreadsM = TileM / ThreadM, ThreadsN = TileN / ThreadN, Count = ThreadsM * ThreadsN;
+  static constexpr int SubM = ThreadM / VecM, SubN = ThreadN / VecN;
+  static constexpr int SpanM = ThreadsM * VecM, SpanN = ThreadsN * VecN;
+  static_assert(TileM % ThreadM == 0 && TileN % ThreadN == 0, "a block tile is whole thread tiles");
+  static_assert(ThreadM % VecM == 0 && ThreadN % VecN == 0, "a thread tile is whole sub-tiles");
+  int tm, tn;
+  KOKKOS_INLINE_FUNCTION explicit thread_tile_layout(int t)
+      : tm(NFirst ? t / ThreadsN : t % ThreadsM), tn(NFirst ? t % ThreadsN : t / ThreadsM) {}
+  // The block row of the tile's row i, the block column of its column j.
+  KOKKOS_INLINE_FUNCTION int row(int i) const { return tm * VecM + (i / VecM) * SpanM + i % VecM; }
+  KOKKOS_INLINE_FUNCTION int col(int j) const { return tn * VecN + (j / VecN) * SpanN + j % VecN; }
+};
+
+template <class T, class Exec, class Policy>
+struct Gemm {
+  using value_type = T;
+  using execution_space = Exec;
+  static constexpr int TileM = Policy::TileM, TileN = Policy::TileN, TileK = Policy::TileK;
+  static constexpr int ThreadM = Policy::ThreadM, ThreadN = Policy::ThreadN, TeamSize = Policy::TeamSize;
+  using tile = typename Policy::thread_tiles;
+  using staging = typename Policy::template staging<Gemm>;
+  using fragments = typename Policy::fragments;
+  static_assert(tile::Count % TeamSize == 0, "every thread gets the same number of thread tiles");
+  static constexpr int TilesPerThread = tile::Count / TeamSize;
+
+  using policy = Kokkos::TeamPolicy<Exec, typename Policy::launch>;
+  using team_member = typename policy::member_type;
+
+  matrix_view<const T, Exec> a, b;  // as stored: m x k or k x m; k x n or n x k
+  matrix_view<T, Exec> c;
+  bool transpose_a = false, transpose_b = false;
+  T alpha = 1, beta = 0;  // alpha != 0 and k > 0: the launcher handles the other cases (C = beta*C)
+  std::int64_t m = 0, n = 0, k = 0;
+  int blocks_n = 1;  // block tiles per row of C
+
+  static std::size_t scratch_bytes() { return staging::scratch_bytes(); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const team_member& team) const {
+    const std::int64_t i0 = static_cast<std::int64_t>(team.league_rank() / blocks_n) * TileM;
+    const std::int64_t j0 = static_cast<std::int64_t>(team.league_rank() % blocks_n) * TileN;
+    const int rank = team.team_rank();
+    staging st(team, *this, i0, j0);
+    st.begin();
+    team.team_barrier();  // the first step is staged before anyone reads it
+    const std::int64_t steps = (k + TileK - 1) / TileK;
+    if constexpr (TilesPerThread == 1) {
+      const tile t(rank);
+      T acc[ThreadM][ThreadN];
+      zero(acc);
+      for (std::int64_t s = 0; s < steps; ++s) {
+        const bool more = s + 1 < steps;
+        if (more) st.fetch(s + 1);  // the next step's loads are in flight during the multiply
+        multiply(st, s, t, acc);
+        if (more) {
+          st.commit(s + 1);
+          team.team_barrier();  // the next step is staged (and the one it replaced no longer read)
+        }
+      }
+      store(acc, i0, j0, t, beta);
+    } else {
+      for (std::int64_t s = 0; s < steps; ++s) {
+        const bool more = s + 1 < steps;
+        if (more) st.fetch(s + 1);
+        for (int index = rank; index < tile::Count; index += TeamSize) {
+          const tile t(index);
+          if (i0 + t.row(0) >= m || j0 + t.col(0) >= n) continue;  // wholly outside C
+          T acc[ThreadM][ThreadN];
+          zero(acc);
+          multiply(st, s, t, acc);
+          store(acc, i0, j0, t, s == 0 ? beta : T(1));
+        }
+        if (more) {
+          st.commit(s + 1);
+          team.team_barrier();
+        }
+      }
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION static void zero(T (&acc)[ThreadM][ThreadN]) {
+    PK_UNROLL
+    for (int i = 0; i < ThreadM; ++i) {
+      PK_UNROLL
+      for (int j = 0; j < ThreadN; ++j) acc[i][j] = T(0);
+    }
+  }
+
+  // acc += op(A)[tile rows, step s] * op(B)[step s, tile cols], from the staged step.
+  KOKKOS_INLINE_FUNCTION void multiply(const staging& st, std::int64_t s, const tile& t, T (&acc)[ThreadM][ThreadN]) const {
+    const int kc = k - s * TileK < TileK ? static_cast<int>(k - s * TileK) : TileK;
+    fragments::multiply(acc, st.a(s) + staging::a_layout::offset(0, t.row(0)),
+                        st.b(s) + staging::b_layout::offset(0, t.col(0)), kc);
+  }
+
+  // C = alpha * acc + beta * C over the thread tile's rows and column segments inside C.
+  KOKKOS_INLINE_FUNCTION void store(const T (&acc)[ThreadM][ThreadN], std::int64_t i0, std::int64_t j0, const tile& t,
+                                    T beta_now) const {
+    constexpr int VecN = ThreadN / tile::SubN;
+    const bool packed = pack_aligned(c.data()) && static_cast<std::int64_t>(c.stride(0)) % pack<T>::size == 0;
+    PK_UNROLL
+    for (int i = 0; i < ThreadM; ++i) {
+      const std::int64_t row = i0 + t.row(i);
+      if (row >= m) continue;
+      PK_UNROLL
+      for (int sj = 0; sj < tile::SubN; ++sj) {
+        const std::int64_t col = j0 + t.col(sj * VecN);
+        if (col >= n) continue;
+        T* dst = c.data() + row * static_cast<std::int64_t>(c.stride(0)) + col;
+        const int count = n - col < VecN ? static_cast<int>(n - col) : VecN;
+        store_c<VecN>(dst, &acc[i][sj * VecN], count, alpha, beta_now, packed);
+      }
+    }
+  }
+};
+
+// C = beta*C, for k == 0 or alpha == 0 (A and B are not read, as in BLAS); beta == 0 writes zeros
+// without reading C.
+template <class T, class Exec>
+struct ScaleMatrix {
+  matrix_view<T, Exec> c;
+  T beta;
+  std::int64_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    const std::int64_t i = e / n, j = e % n;
+    c(i, j) = beta == T(0) ? T(0) : beta * c(i, j);
+  }
+};
+
+}  // namespace pk::detail

@@ -1,0 +1,52 @@
+#pragma once
+// What a backend chooses for its GEMM: gemm_policy<Exec, T>, defined by each backend in
+// backends/<name>/ (there is no default: a backend that forgets it does not compile). A policy
+// names the tile numbers (TileM x TileN block tiles, one per team; K steps of TileK; ThreadM x
+// ThreadN thread tiles; TeamSize threads), thread_tiles (where a thread tile lies in its block:
+// thread_tile_layout), staging<Gemm> (how a K step reaches team scratch), fragments (how a thread
+// reads its operands from there) and launch (Kokkos' TeamPolicy traits: schedule, launch
+// bounds). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
+#include <Kokkos_Core.hpp>
+
+#include "matmul/gemm_fragments.hpp"
+#include "matmul/gemm_functor.hpp"
+#include "matmul/stage_panels.hpp"
+
+namespace pk::detail {
+
+template <class Exec, class T>
+struct gemm_policy;
+
+// The host vector register width the compiler targets: the thread tile's rows are ThreadN values,
+// two vector registers wide, so that ThreadM x 2 accumulator registers plus the operands fit in the
+// register file (32 registers with AVX-512, 16 with AVX2/SSE).
+#if defined(__AVX512F__)
+inline constexpr int host_vector_bytes = 64;
+inline constexpr int host_thread_m = 12;  // 12 x 2 accumulators + 2 B registers + 1 broadcast of 32
+#elif defined(__AVX__)
+inline constexpr int host_vector_bytes = 32;
+inline constexpr int host_thread_m = 6;  // 6 x 2 accumulators + 2 + 1 of 16 (the classic 6x16 kernel)
+#else
+inline constexpr int host_vector_bytes = 16;
+inline constexpr int host_thread_m = 6;
+#endif
+
+// CPUs (Serial, OpenMP): a team is one thread, which walks all thread tiles of its block tile. The
+// block tile is the GotoBLAS macro-tile: op(A) TileM x TileK and op(B) TileK x TileN are packed
+// once per K step (TileK = kc) and reused by TileN/ThreadN (resp. TileM/ThreadM) thread tiles;
+// together they stay in the per-core L2 cache (2 MiB here), while one thread tile's B panel
+// (TileK x ThreadN) stays in L1 as the thread walks down the A panels. Teams go to threads
+// dynamically (block tiles at C's edges are cheaper).
+template <class T>
+struct host_gemm_policy {
+  static constexpr int ThreadM = host_thread_m;
+  static constexpr int ThreadN = 2 * host_vector_bytes / static_cast<int>(sizeof(T));
+  static constexpr int TileM = 32 * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
+  using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, ThreadM, ThreadN, false>;
+  template <class Gemm>
+  using staging = stage_panels<Gemm, ThreadM, ThreadN>;
+  using fragments = simd_fragments<T, ThreadM, ThreadN, ThreadM, ThreadN, host_vector_bytes>;
+  using launch = Kokkos::Schedule<Kokkos::Dynamic>;
+};
+
+}  // namespace pk::detail
