@@ -1,10 +1,10 @@
-// CUDA device descriptions through the CUDA runtime (the one place pk talks to CUDA directly).
+// The cuda backend's devices (src/core/devices.hpp), described by the CUDA runtime.
 #include <cuda_runtime.h>
 
 #include <string>
 
 #include "core/check.hpp"
-#include "core/device_query.hpp"
+#include "core/devices_impl.hpp"
 
 namespace pk::detail {
 namespace {
@@ -28,23 +28,23 @@ device_info describe(int id) {
 
 }  // namespace
 
-int cuda_device_count() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
-  return count;
-}
-
-std::vector<device_info> cuda_devices() {
-  const int count = cuda_device_count();
-  std::vector<device_info> out;
-  for (int i = 0; i < count; ++i) out.push_back(describe(i));
-  return out;
-}
-
-device_info cuda_current_device() {
-  int id = 0;
-  if (cudaGetDevice(&id) != cudaSuccess) fail("pk::current_device", "no CUDA device is usable");
-  return describe(id);
-}
+template <>
+struct device_query<Kokkos::Cuda> {
+  template <class>
+  static std::vector<device_info> list() {
+    std::vector<device_info> out;
+    for (int i = 0, n = count(); i < n; ++i) out.push_back(describe(i));
+    return out;
+  }
+  static device_info current(const Kokkos::Cuda& space) { return describe(space.cuda_device()); }
+  // 0 when the CUDA runtime sees no GPU.
+  static int count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) n = 0;
+    return n;
+  }
+};
 
 }  // namespace pk::detail
+
+PK_INSTANTIATE_DEVICES(Kokkos::Cuda)

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "core/check.hpp"
-#include "core/device_query.hpp"
+#include "core/devices.hpp"
 #include "core/dispatch.hpp"
 
 namespace pk {
@@ -84,7 +84,9 @@ std::size_t host_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
 }
 
-device_info host_device(backend b, int concurrency) {
+}  // namespace
+
+device_info detail::host_device_query::host(backend b, int concurrency) {
   device_info d;
   d.which = b;
   d.name = host_cpu_name();
@@ -93,21 +95,14 @@ device_info host_device(backend b, int concurrency) {
   return d;
 }
 
-}  // namespace
-
 std::vector<device_info> list_devices(backend b) {
-  if (b == backend::cuda) {
-    detail::on_backend(b, "pk::list_devices", [](auto) {});  // throws when CUDA is not built
-    return detail::cuda_devices();
-  }
-  return {current_device(b)};
+  return detail::on_backend(b, "pk::list_devices",
+                            [](auto space) { return detail::list_devices_on<decltype(space)>(); });
 }
 
 device_info current_device(backend b) {
-  return detail::on_backend(b, "pk::current_device", [b](auto space) -> device_info {
-    if (b == backend::cuda) return detail::cuda_current_device();
-    return host_device(b, space.concurrency());
-  });
+  return detail::on_backend(b, "pk::current_device",
+                            [](auto space) { return detail::current_device_on<decltype(space)>(space); });
 }
 
 }  // namespace pk

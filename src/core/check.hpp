@@ -45,12 +45,17 @@ inline void require_addressable(const char* who, const char* name, std::size_t c
     fail(who, name, " has ", count, " elements of ", element_bytes, " bytes, more than any array can hold");
 }
 
-// Two ranges [p, p+n) overlap without being the same range: an in-place call is fine,
-// a shifted one would read what it already wrote.
-inline bool partially_overlap(const void* p, std::int64_t p_bytes, const void* q, std::int64_t q_bytes) {
-  auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
-  if (a == b) return false;
+// Whether the byte ranges [p, p + p_bytes) and [q, q + q_bytes) share a byte: the one overlap
+// check. GEMM and the filters refuse any overlap (they read inputs after writing outputs); the
+// element-wise kernels allow an output that is an input exactly (each element is read before it
+// is written), so they refuse partial_overlap.
+inline bool ranges_overlap(const void* p, std::int64_t p_bytes, const void* q, std::int64_t q_bytes) {
+  if (p_bytes <= 0 || q_bytes <= 0) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
   return a < b + static_cast<std::uintptr_t>(q_bytes) && b < a + static_cast<std::uintptr_t>(p_bytes);
+}
+inline bool partially_overlap(const void* p, std::int64_t p_bytes, const void* q, std::int64_t q_bytes) {
+  return p != q && ranges_overlap(p, p_bytes, q, q_bytes);
 }
 
 }  // namespace pk::detail

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "core/device_query.hpp"
+#include "core/devices.hpp"
 
 namespace pk {
 namespace {
@@ -20,7 +20,9 @@ void check_options(const runtime_options& options) {
   if (options.device < -1)
     detail::fail(who, "device is ", options.device, ", expected -1 (the default) or a device number >= 0");
   if (options.device >= 0) {
-    const int gpus = detail::cuda_device_count();
+    const int gpus = is_available(backend::cuda) ? detail::with_space_type(backend::cuda, [](auto space) {
+      return detail::device_count_on<typename decltype(space)::type>();
+    }) : 0;
     if (is_available(backend::cuda) && options.device >= gpus)
       detail::fail(who, "device ", options.device, " does not exist (this machine has ", gpus, " CUDA device(s))");
     if (!is_available(backend::cuda) && options.device > 0)

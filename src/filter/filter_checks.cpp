@@ -39,12 +39,6 @@ bool same_shape(image_extents a, image_extents b) {
   return a.height == b.height && a.width == b.width && a.channels == b.channels;
 }
 
-bool bytes_overlap(const void* p, std::int64_t p_bytes, const void* q, std::int64_t q_bytes) {
-  if (p_bytes <= 0 || q_bytes <= 0) return false;
-  const auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
-  return a < b + static_cast<std::uintptr_t>(q_bytes) && b < a + static_cast<std::uintptr_t>(p_bytes);
-}
-
 }  // namespace
 
 void check_filter_images(const char* who, image_extents in, image_extents out, const void* in_data,
@@ -62,7 +56,7 @@ void check_filter_images(const char* who, image_extents in, image_extents out, c
     fail(who, "in is ", in.height, " x ", in.width, " x ", in.channels, ", more bytes than any image can hold");
   if (bytes > 0 && (in_data == nullptr || out_data == nullptr))
     fail(who, in_data == nullptr ? "in" : "out", " is null with ", in.height, " x ", in.width, " pixels");
-  if (bytes_overlap(in_data, bytes, out_data, bytes))
+  if (ranges_overlap(in_data, bytes, out_data, bytes))
     fail(who, "out shares memory with in (a filter needs an output image separate from its input)");
 }
 

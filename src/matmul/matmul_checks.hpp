@@ -11,14 +11,6 @@ namespace pk::detail {
 
 inline const char* op_name(op o) noexcept { return o == op::none ? "none" : "transpose"; }
 
-// GEMM reads A and B while it writes C: any shared byte, even the same array, would be read after
-// being overwritten (unlike the element-wise kernels, in-place is not allowed).
-inline bool ranges_overlap(const void* p, std::int64_t p_bytes, const void* q, std::int64_t q_bytes) {
-  if (p_bytes <= 0 || q_bytes <= 0) return false;
-  auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(q);
-  return a < b + static_cast<std::uintptr_t>(q_bytes) && b < a + static_cast<std::uintptr_t>(p_bytes);
-}
-
 // The teams of a GEMM launch: one per tile_m x tile_n block tile of the m x n C. Kokkos counts a
 // league in int, so more than INT_MAX tiles is refused here (in 64-bit arithmetic) rather than
 // wrapping around to a launch that skips most of C.
