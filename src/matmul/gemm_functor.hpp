@@ -162,9 +162,8 @@ struct Gemm {
       PK_UNROLL
       for (int sj = 0; sj < tile::SubN; ++sj) {
         const std::int64_t col = j0 + t.col(sj * VecN);
-        if (col >= n) continue;
         T* dst = c.data() + row * static_cast<std::int64_t>(c.stride(0)) + col;
-        const int count = n - col < VecN ? static_cast<int>(n - col) : VecN;
+        const int count = n - col < VecN ? static_cast<int>(n - col) : VecN;  // (<= 0: past C's last column)
         store_c<VecN>(dst, &acc[i][sj * VecN], count, alpha, beta_now, packed);
       }
     }

@@ -39,21 +39,20 @@ KOKKOS_FORCEINLINE_FUNCTION void store_c(T* dst, const T* acc, int count, T alph
       *reinterpret_cast<pack<T>*>(dst) = out;
       return;
     }
-  }
-  if (count >= N) {
-    if (beta == T(0)) {
-      PK_UNROLL_GPU
-      for (int v = 0; v < N; ++v) dst[v] = alpha * acc[v];
-    } else {
-      PK_UNROLL_GPU
-      for (int v = 0; v < N; ++v) dst[v] = alpha * acc[v] + beta * dst[v];
-    }
-  } else {
-    PK_UNROLL_GPU
+    // (a GPU thread's segment: one loop, fewer instructions than the two below)
+    PK_UNROLL
     for (int v = 0; v < N; ++v) {
       if (v >= count) break;
       dst[v] = beta == T(0) ? alpha * acc[v] : alpha * acc[v] + beta * dst[v];
     }
+  } else if (count >= N) {
+    if (beta == T(0)) {
+      for (int v = 0; v < N; ++v) dst[v] = alpha * acc[v];
+    } else {
+      for (int v = 0; v < N; ++v) dst[v] = alpha * acc[v] + beta * dst[v];
+    }
+  } else {
+    for (int v = 0; v < count; ++v) dst[v] = beta == T(0) ? alpha * acc[v] : alpha * acc[v] + beta * dst[v];
   }
 }
 
