@@ -4,7 +4,7 @@
 //
 // Why a cache: a kernel parameter would be the natural home of a tensor map, but Kokkos passes the
 // functor as an ordinary parameter (not __grid_constant__), so the kernel could not take its
-// address; constant memory would cost every launch a copy (what bench/results/h200.md, step 18,
+// address; constant memory would cost every launch a copy (what the functor as a kernel parameter
 // removed). A map only describes an image (address, sizes, pitch) and a box, so the same key
 // always gives the same map: calls on the same image reuse it with no work at all.
 // The cache holds up to Capacity maps a device; when full, it waits for the device to go idle
@@ -112,7 +112,7 @@ class tensor_map_cache {
     const cuuint64_t row_bytes[1] = {static_cast<cuuint64_t>(k.width) * sizeof(float)};
     const cuuint32_t box[2] = {static_cast<cuuint32_t>(k.box_w), static_cast<cuuint32_t>(k.box_h)};
     const cuuint32_t element_strides[2] = {1, 1};
-    // L2 promotion of 128 bytes: what the cp.async staging measured best with (h200.md, step 22).
+    // L2 promotion of 128 bytes: what the cp.async staging measured best with (bench/results/h200.md).
     return encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(k.image), sizes, row_bytes, box,
                         element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                         CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;

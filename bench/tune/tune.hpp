@@ -1,6 +1,6 @@
 #pragma once
 // pk_tune: sweeps of the GPU tile shapes (bench/tune/), a developer's tool for choosing the
-// constants in backends/cuda/*_tiles_cuda.hpp. Built with CUDA only; prints one line per shape.
+// choices in backends/cuda/cuda_filter_policy.hpp and cuda_gemm_policy.hpp. Built with CUDA only; prints one line per shape.
 #include <Kokkos_Core.hpp>
 #include <string>
 

@@ -9,7 +9,8 @@
 
 #include "core/unroll.hpp"
 #include "filter/border_index.hpp"
-#include "filter/filter_tile.hpp"
+#include "core/pack.hpp"
+#include "filter/stencils.hpp"
 
 namespace pk_tune {
 
@@ -26,7 +27,7 @@ struct Conv2DDirect {
   std::int64_t work_items() const { return (height + Rows - 1) / Rows * (width / 4); }
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t item) const {
-    using quad = pk::detail::element_pack<float>;
+    using quad = pk::detail::pack<float>;
     const std::int64_t quads = width / 4, y0 = item / quads * Rows, x = item % quads * 4;
     float acc[Rows][4];
     PK_UNROLL

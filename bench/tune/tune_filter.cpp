@@ -1,5 +1,5 @@
 // Filter tile shapes swept on the GPU: every shape below against copy bandwidth on the same
-// 8192 x 8192 image, so that the choice in backends/cuda/filter_tiles_cuda.hpp is a measurement.
+// 8192 x 8192 image, so that the choices in backends/cuda/cuda_filter_policy.hpp are measurements.
 // Only the kernels of the targets are compiled per shape (3x3 and 5x5 stencils, Sobel, the 5x5
 // separable pass), not every radius: that keeps the sweep's build short.
 #include <Kokkos_Core.hpp>
@@ -11,6 +11,7 @@
 #include "../bench_data.hpp"
 #include "../peers.hpp"
 #include "../stopwatch.hpp"
+#include "cuda/cuda_filter_policy.hpp"
 #include "filter/filter_impl.hpp"
 #include "tune.hpp"
 #include "tune_direct.hpp"
@@ -18,39 +19,34 @@
 namespace pk_tune {
 namespace {
 
-// Register tiles (src/filter/filter_register_tiles.hpp): W x H pixels per team of Team threads in
-// warps of 32, each thread a column of H / (Team / 32) rows; Slots prefetch registers a thread for
-// the pipelined persistent teams (tile_pipeline.hpp), Slots 0: one tile a team; at least Teams
-// teams an SM (LaunchBounds: at most 65536 / (Team * Teams) registers a thread; 0: no bounds, one
-// tile a team only); Packs 16-byte loads a thread in flight when staging (0: element by element).
-// Async: float packs staged by cp.async for radius >= Async (0: never, by loads and stores).
-// Tensor: one-channel float tiles staged by TMA boxes for radius >= Tensor (0: never).
-template <int W, int H, int Team, int Slots = 0, int Teams = 0, int Packs = 0, int Async = 0, int Tensor = 0>
-struct tiles {
-  template <class T, int R>
-  static constexpr bool async_staging = Async > 0 && R >= Async && std::is_same_v<T, float>;
-  template <class T, int R>
-  static constexpr bool tensor_staging = Tensor > 0 && R >= Tensor && std::is_same_v<T, float>;
-  static constexpr bool Pipelined = Slots > 0;
-  static constexpr int TileW = W, TileH = H, TeamSize = Team, VectorLength = 1, Lanes = 32, Chunk = 1;
-  static constexpr int RowsPerThread = H / (Team / 32);
-  static constexpr bool RegisterTiles = true, ScratchIsSharedMemory = true;
-  static constexpr std::size_t ScratchLimit = 48 * 1024;
-  static constexpr int StageSlots = Slots, MinTeamsPerSM = Teams, TensorTeamsPerSM = Teams, SeparableFromRadius = 0;
-  template <class T>
-  static constexpr int StagePacks = Packs;
-  template <class T, int R>
-  static constexpr int min_teams_per_sm = Teams;
-  static int concurrent_teams(const exec& space) {
-    return Teams * space.cuda_device_prop().multiProcessorCount;
-  }
+namespace d = pk::detail;
+
+// Variants of the CUDA filter policy (backends/cuda/cuda_filter_policy.hpp): 256 x 32 tiles of 8
+// warps, 4 rows a thread, with launch bounds of at least Teams teams an SM (0: none), Packs
+// 16-byte loads a thread in flight when staging by packs through registers, the packs by cp.async
+// from radius Async on (0: never), and one-channel float convolutions by tensor copies from radius
+// Tensor on (0: never).
+template <int Teams, int Packs, int Async, int Tensor>
+struct tiles : d::cuda_filter_policy {
+  template <class T, class Op>
+  static constexpr int R = d::radius_of<decltype(Op::radius)>::value;
+  template <class T, class Op>
+  using packs = d::staged_by_packs<team, 2, 4,
+                                   std::conditional_t<(Async > 0 && R<T, Op> >= Async), d::copy_asynchronously<primitives>,
+                                                      d::copy_through_registers<Packs>>>;
+  template <class T, class Op>
+  static constexpr bool tensor_copies = std::is_same_v<T, float> && d::is_conv2d<Op> && Tensor > 0 && R<T, Op> >= Tensor;
+  template <class T, class Op>
+  using staging = std::conditional_t<
+      std::is_same_v<T, float>,
+      std::conditional_t<tensor_copies<T, Op>, d::staged_by_tensor_copies<primitives, team, R<T, Op>, packs<T, Op>>,
+                         packs<T, Op>>,
+      d::staged_by_elements<team, 2, 4>>;
+  template <class T, class Op>
+  static constexpr int teams_per_sm = Teams;
   static std::string name() {
-    return std::to_string(W) + "x" + std::to_string(H) + " team " + std::to_string(Team) + " rows " +
-           std::to_string(RowsPerThread) +
-           (Pipelined ? " slots " + std::to_string(Slots) : std::string(" one tile a team")) +
-           (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
-           (Packs > 0 ? " packs " + std::to_string(Packs) : std::string()) +
-           (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string()) +
+    return std::string("256x32 team 256 rows 4") + (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
+           " packs " + std::to_string(Packs) + (Async > 0 ? " cp.async from r " + std::to_string(Async) : std::string()) +
            (Tensor > 0 ? " TMA from r " + std::to_string(Tensor) : std::string());
   }
 };
@@ -66,37 +62,43 @@ constexpr bool is_only_7x7 = false;
 template <class Tiles>
 constexpr bool is_only_7x7<only_7x7<Tiles>> = true;
 
-// One kernel with one tile shape, launched as pk::filter would (run_tiles shrinks the tile to the
+template <int R>
+d::Conv2D<d::fixed<R>> conv2d(const pk::filter_kernel& k) {
+  d::Conv2D<d::fixed<R>> op{};
+  for (int i = 0; i < k.size * k.size; ++i) op.weights.w[i] = k.weights[i];
+  return op;
+}
+
+// One kernel with one policy, launched as pk::filter would (run_tiles shrinks the tile to the
 // scratch limit), with a fixed radius: no other radius is compiled.
 template <class T, class Tiles>
 void launch(kernel which, const pk::image_view<const T, exec>& in, const pk::image_view<T, exec>& out,
             const pk::filter_kernel& k) {
-  namespace d = pk::detail;
-  d::tile_grid grid{};
-  grid.height = in.extent(0), grid.width = in.extent(1), grid.channels = static_cast<int>(in.extent(2));
-  grid.radius = k.size / 2;
-  d::kernel_weights weights{};
-  d::kernel_taps row{}, column{};
-  for (int i = 0; i < k.size * k.size; ++i) weights.w[i] = k.weights[i];
-  for (std::size_t i = 0; i < k.row.size(); ++i) row.t[i] = k.row[i], column.t[i] = k.column[i];
   const auto b = pk::border::reflect101;
   exec space;
+  const auto run = [&](auto op) {
+    using Op = decltype(op);
+    d::run_tiles("tune", space, d::FilterTile<T, exec, Tiles, Op>{in, out, d::image_grid(in, int(op.radius)), b, op, {}});
+  };
   if constexpr (is_only_7x7<Tiles>) {
     if (which != kernel::conv7) throw std::invalid_argument("7x7 shapes time the 7x7 only");
-    return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 3>{in, out, grid, b, weights});
-  }
-  switch (which) {
-    case kernel::conv3:
-      return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 1>{in, out, grid, b, weights});
-    case kernel::conv5:
-      return d::run_tiles<Tiles>("tune", space, d::Conv2DRegisterTile<T, exec, Tiles, 2>{in, out, grid, b, weights});
-    case kernel::gaussian5_separable:
-      return d::run_tiles<Tiles>("tune", space,
-                                 d::SeparableRegisterTile<T, exec, Tiles, 2>{in, out, grid, b, row, column});
-    case kernel::sobel:
-      return d::run_tiles<Tiles>("tune", space, d::SobelRegisterTile<T, exec, Tiles>{in, out, grid, b});
-    case kernel::conv7:
-      throw std::invalid_argument("the 7x7 is timed with only_7x7 shapes");
+    return run(conv2d<3>(k));
+  } else {
+    switch (which) {
+      case kernel::conv3:
+        return run(conv2d<1>(k));
+      case kernel::conv5:
+        return run(conv2d<2>(k));
+      case kernel::gaussian5_separable: {
+        d::SeparableConv<d::fixed<2>> op{};
+        for (std::size_t i = 0; i < k.row.size(); ++i) op.row.t[i] = k.row[i], op.column.t[i] = k.column[i];
+        return run(op);
+      }
+      case kernel::sobel:
+        return run(d::SobelMagnitude{});
+      case kernel::conv7:
+        throw std::invalid_argument("the 7x7 is timed with only_7x7 shapes");
+    }
   }
 }
 
@@ -177,15 +179,11 @@ void tune_filter(int runs, const std::string& only) {
     return pk::custom_kernel(k, w);
   };
   const auto conv3 = random_kernel(3), conv5 = random_kernel(5), conv7 = random_kernel(7);
-  // One tile a team, staged by 16-byte packs (10 loads a thread in flight: a 3x3 or 5x5 tile in
-  // one round trip), one-channel images computed in quads of 4 x Rows outputs, teams of 8 warps,
-  // 4 rows a thread: the CUDA default's 5x5 (whole tiles by TMA boxes, four teams an SM), the same
-  // at five teams an SM, by cp.async packs without TMA (the 3x3's default), TMA for every radius
-  // at five and at four teams an SM, and cp.async at four (bench/results/h200.md, step 24 and
-  // "What is left").
+  // The CUDA policy's 3x3 and 5x5 (whole tiles by TMA boxes, four teams an SM), the same at five
+  // teams an SM, by cp.async packs without TMA, TMA for every radius at five and at four teams an
+  // SM, and cp.async at four.
 #define PK_TUNE_FILTER_SHAPES \
-  tiles<256, 32, 256, 0, 4, 10, 2, 2>, tiles<256, 32, 256, 0, 5, 10, 2, 2>, tiles<256, 32, 256, 0, 5, 10, 2>, \
-      tiles<256, 32, 256, 0, 5, 10, 2, 1>, tiles<256, 32, 256, 0, 4, 10, 2, 1>, tiles<256, 32, 256, 0, 4, 10, 2>
+  tiles<4, 10, 2, 1>, tiles<5, 10, 2, 1>, tiles<5, 10, 2, 0>, tiles<5, 10, 2, 2>, tiles<4, 10, 2, 2>, tiles<4, 10, 2, 0>
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv3, conv3, "conv 3x3 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::conv5, conv5, "conv 5x5 float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
@@ -203,8 +201,7 @@ void tune_filter(int runs, const std::string& only) {
   // The 7x7 (cp.async packs as in the CUDA default) at five teams an SM (the default: 48 registers,
   // where ptxas spills 20 bytes a thread), four (64 registers, 16 bytes of spills) and without
   // launch bounds (96 registers, no spills, two teams an SM).
-  sweep<float, only_7x7<tiles<256, 32, 256, 0, 5, 10, 2>>, only_7x7<tiles<256, 32, 256, 0, 4, 10, 2>>,
-        only_7x7<tiles<256, 32, 256, 0, 0, 10, 2>>>(8192, 8192, 1, kernel::conv7, conv7, "conv 7x7 float", runs,
+  sweep<float, only_7x7<tiles<5, 10, 2, 0>>, only_7x7<tiles<4, 10, 2, 0>>, only_7x7<tiles<0, 10, 2, 0>>>(8192, 8192, 1, kernel::conv7, conv7, "conv 7x7 float", runs,
                                                    only);
 }
 

@@ -1,4 +1,5 @@
-// GemmPipelined tile shapes swept on the GPU against cuBLAS on the same matrices.
+// GEMM policies (backends/cuda/cuda_gemm_policy.hpp with other tile numbers) swept on the GPU
+// against cuBLAS on the same matrices.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <exception>
@@ -8,17 +9,24 @@
 #include "../peers.hpp"
 #include "../stopwatch.hpp"
 #include "matmul/matmul_impl.hpp"
+#include "matmul/stage_prefetch.hpp"
 #include "tune.hpp"
 
 namespace pk_tune {
 namespace {
 
-template <class T, int TM, int TN, int TK, int ThM, int ThN, int MinTeams, int Pad>
+// Block tiles TM x TN x TK, thread tiles ThM x ThN (sub-tiles of one 16-byte pack each way, rows
+// padded by a pack), launch bounds of MinTeams teams an SM.
+template <class T, int TM, int TN, int TK, int ThM, int ThN, int MinTeams>
 struct tiles {
-  static constexpr bool Pipelined = true;
+  static constexpr int Vec = pk::detail::pack<T>::size;
   static constexpr int ThreadM = ThM, ThreadN = ThN, TileM = TM, TileN = TN, TileK = TK;
-  static constexpr int TeamSize = (TM / ThM) * (TN / ThN), MinTeamsPerSM = MinTeams;
-  static constexpr int PadA = Pad, PadB = Pad;
+  static constexpr int TeamSize = (TM / ThM) * (TN / ThN);
+  using thread_tiles = pk::detail::thread_tile_layout<TM, TN, ThM, ThN, Vec, Vec, true>;
+  template <class Gemm>
+  using staging = pk::detail::stage_prefetch<Gemm, Vec, Vec>;
+  using fragments = pk::detail::pack_fragments<T, thread_tiles, ThM, ThN, TM + Vec, TN + Vec, TK>;
+  using launch = Kokkos::LaunchBounds<TeamSize, MinTeams>;
   static std::string name() {
     return std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " thread " +
            std::to_string(ThM) + "x" + std::to_string(ThN) + " min " + std::to_string(MinTeams);
@@ -62,12 +70,12 @@ void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
 }  // namespace
 
 void tune_gemm(int runs) {
-  sweep<float, tiles<float, 128, 128, 8, 8, 8, 2, 4>, tiles<float, 128, 128, 16, 8, 8, 2, 4>,
-        tiles<float, 128, 128, 32, 8, 8, 1, 4>, tiles<float, 128, 64, 16, 8, 8, 2, 4>,
-        tiles<float, 128, 256, 16, 8, 16, 1, 4>, tiles<float, 64, 64, 16, 4, 4, 4, 4>>(8192, 8192, 8192, runs);
-  sweep<float, tiles<float, 128, 128, 16, 8, 8, 2, 4>, tiles<float, 128, 64, 16, 8, 8, 2, 4>>(5000, 3000, 7001, runs);
-  sweep<double, tiles<double, 64, 64, 16, 4, 4, 2, 2>, tiles<double, 64, 64, 8, 4, 4, 2, 2>,
-        tiles<double, 128, 64, 16, 8, 4, 1, 2>, tiles<double, 64, 128, 16, 4, 8, 1, 2>>(8192, 8192, 8192, runs);
+  sweep<float, tiles<float, 128, 128, 8, 8, 8, 2>, tiles<float, 128, 128, 16, 8, 8, 2>,
+        tiles<float, 128, 128, 32, 8, 8, 1>, tiles<float, 128, 64, 16, 8, 8, 2>,
+        tiles<float, 128, 256, 16, 8, 16, 1>, tiles<float, 64, 64, 16, 4, 4, 4>>(8192, 8192, 8192, runs);
+  sweep<float, tiles<float, 128, 128, 16, 8, 8, 2>, tiles<float, 128, 64, 16, 8, 8, 2>>(5000, 3000, 7001, runs);
+  sweep<double, tiles<double, 64, 64, 16, 4, 4, 2>, tiles<double, 64, 64, 8, 4, 4, 2>,
+        tiles<double, 128, 64, 16, 8, 4, 1>, tiles<double, 64, 128, 16, 4, 8, 1>>(8192, 8192, 8192, runs);
 }
 
 }  // namespace pk_tune

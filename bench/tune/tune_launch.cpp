@@ -3,7 +3,7 @@
 // CUDA launch of one empty block, the same empty block through a Kokkos TeamPolicy with the
 // filters' launch (functor of about 1 KB as a kernel parameter, team scratch, launch bounds) and
 // through Kokkos' constant-memory launch, and pk::filter on a one-tile image. The differences are
-// the part of the filters' ratios that is launch, not kernel (bench/results/h200.md, step 18).
+// the part of the filters' ratios that is launch, not kernel (bench/results/h200.md).
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <vector>
