@@ -8,10 +8,11 @@
 #include <memory>
 #include <string>
 
-#include "bench_data.hpp"
+#include <cases.hpp>
+
 #include "bench_plan.hpp"
+#include "bench_row.hpp"
 #include "peers.hpp"
-#include "stopwatch.hpp"
 
 namespace pk_bench {
 namespace {
@@ -57,12 +58,12 @@ std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
 template <class T, class Exec>
 row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, std::int64_t m, std::int64_t n,
                 std::int64_t k, random_stream& rng) {
-  using view = pk::matrix_view<T, Exec>;
-  view a("a", m, k), b("b", k, n), c("c", m, n), c_peer("c_peer", m, n);
-  const auto ha = random_view(a, rng), hb = random_view(b, rng);
-  poison(c);
-  const timing ours = measure(space, [&] { pk::matmul(space, a, b, c); }, p.runs);
-  auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+  const pk_harness::gemm_case<T, Exec> c(m, n, k, false, false, rng);
+  pk::matrix_view<T, Exec> c_peer("c_peer", m, n);
+  const timing ours = measure(space, [&] { c.run(space); }, p.runs);
+  std::vector<std::int64_t> checked_at;
+  const pk_harness::check checked = c.verify(1000, rng, &checked_at);
+  auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.c);
 
   row r;
   r.kernel = "matmul";
@@ -70,40 +71,23 @@ row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, std::in
   r.size = shape_name(m, n, k);
   r.ours = ours;
   r.unit = "GFLOP/s";
-  const double flop = 2.0 * double(m) * double(n) * double(k);
+  const double flop = c.flop();
   r.ours_rate = flop / (ours.median_ms * 1e6);
   if (sizeof(T) == 4 && m == p.sgemm_target_size && n == m && k == m) r.target = p.sgemm_target;
-
-  // 1000 random entries against float64 dot products, relative to sum |a||b| of the entry: each
-  // of the k products and sums rounds once, so k * epsilon bounds the error.
-  const double eps = sizeof(T) == 8 ? 0x1.0p-53 : 0x1.0p-24;
-  double worst = 0;
-  std::vector<std::int64_t> rows_at, cols_at;
-  for (int s = 0; s < 1000; ++s) {
-    const auto i = std::int64_t(rng.next() % std::uint64_t(m)), j = std::int64_t(rng.next() % std::uint64_t(n));
-    rows_at.push_back(i), cols_at.push_back(j);
-    double sum = 0, mag = 0;
-    for (std::int64_t q = 0; q < k; ++q) {
-      const double term = double(ha(i, q)) * double(hb(q, j));
-      sum += term, mag += std::abs(term);
-    }
-    const double err = std::abs(double(hc(i, j)) - sum) / std::fmax(mag, 1e-300);
-    worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : std::fmax(worst, err);
-  }
-  r.error = worst;
-  r.tolerance = double(k) * eps;
+  r.error = checked.error;
+  r.tolerance = checked.tolerance;
 
   if (peer.available()) {
     r.peer = peer.template name<T>();
-    const gemm_args<T> g{m, n, k, a.data(), b.data(), c_peer.data()};
+    const gemm_args<T> g{m, n, k, c.a.data(), c.b.data(), c_peer.data()};
     r.theirs = measure(space, [&] { peer.gemm(g); }, p.runs);
     r.peer_rate = flop / (r.theirs.median_ms * 1e6);
     r.ratio = r.ours_rate / r.peer_rate;
     auto hp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_peer);
     double diff = 0, largest = 1e-300;
-    for (std::size_t s = 0; s < rows_at.size(); ++s) {
-      diff = std::fmax(diff, std::abs(double(hc(rows_at[s], cols_at[s])) - double(hp(rows_at[s], cols_at[s]))));
-      largest = std::fmax(largest, std::abs(double(hp(rows_at[s], cols_at[s]))));
+    for (const std::int64_t e : checked_at) {
+      diff = std::fmax(diff, std::abs(double(hc.data()[e]) - double(hp.data()[e])));
+      largest = std::fmax(largest, std::abs(double(hp.data()[e])));
     }
     r.peer_difference = diff / largest;
   }

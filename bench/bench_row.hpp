@@ -4,12 +4,17 @@
 #include <string>
 #include <vector>
 
+#include <inputs.hpp>
+#include <timer.hpp>
+
 namespace pk_bench {
 
-struct timing {
-  double median_ms = 0, min_ms = 0, max_ms = 0;
-  int runs = 0;
-};
+// The harness of pk's programs (apps/harness): the one timer and the random inputs.
+using pk_harness::measure;
+using pk_harness::poison;
+using pk_harness::random_stream;
+using pk_harness::random_view;
+using pk_harness::timing;
 
 struct row {
   std::string kernel;     // "add", "filter", "matmul"

@@ -1,7 +1,7 @@
 #pragma once
-// A plain float64 reference for the filter tests, written independently of the library: the
-// border rules are spelled out as OpenCV documents them (reflect by reflect until inside, wrap
-// by adding the length), and the convolution is the textbook quadruple loop.
+// The filter tests' reference and helpers: whole images by the project's float64 reference
+// (src/reference/float64_reference.hpp, which `pk demo` and `pk bench` check against too),
+// tolerances, poisoned outputs and random kernels.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,68 +15,38 @@
 #include <pk/filter.hpp>
 #include <pk/image.hpp>
 
+#include "reference/float64_reference.hpp"
 #include "test_support.hpp"
 
 namespace filter_ref {
-
-// The pixel a position p of a line of n pixels reads, or -1 where the border is zero.
-inline long source_index(long p, long n, pk::border b) {
-  if (p >= 0 && p < n) return p;
-  switch (b) {
-    case pk::border::clamp:
-      return p < 0 ? 0 : n - 1;
-    case pk::border::reflect101:
-      if (n == 1) return 0;
-      while (p < 0 || p >= n) {
-        if (p < 0) p = -p;                 // ...c b | a b c: a is the mirror
-        if (p >= n) p = 2 * (n - 1) - p;   // a b c | b a...: the last pixel is the mirror
-      }
-      return p;
-    case pk::border::wrap:
-      while (p < 0) p += n;
-      while (p >= n) p -= n;
-      return p;
-    case pk::border::zero:
-      return -1;
-  }
-  return -1;
-}
 
 struct image_shape {
   int h, w, c;
   std::size_t size() const { return std::size_t(h) * w * c; }
 };
 
-template <class T>
-double pixel(const std::vector<T>& in, image_shape s, long y, long x, int ch, pk::border b) {
-  const long sy = source_index(y, s.h, b), sx = source_index(x, s.w, b);
-  if (sy < 0 || sx < 0) return 0.0;
-  return double(in[(std::size_t(sy) * s.w + sx) * s.c + ch]);
-}
-
-// out(y,x,c) = sum_{i,j} w(i,j) in(y+i-r, x+j-r, c): correlation, as cv::filter2D.
+// out(y,x,c) = sum_{i,j} w(i,j) in(y+i-r, x+j-r, c): correlation, as cv::filter2D, in float64.
 template <class T>
 std::vector<double> convolve(const std::vector<T>& in, image_shape s, int size, const std::vector<double>& w,
                              pk::border b) {
-  const int r = size / 2;
   std::vector<double> out(s.size());
   for (int y = 0; y < s.h; ++y)
     for (int x = 0; x < s.w; ++x)
-      for (int ch = 0; ch < s.c; ++ch) {
-        double sum = 0;
-        for (int i = 0; i < size; ++i)
-          for (int j = 0; j < size; ++j) sum += w[i * size + j] * pixel(in, s, y + i - r, x + j - r, ch, b);
-        out[(std::size_t(y) * s.w + x) * s.c + ch] = sum;
-      }
+      for (int ch = 0; ch < s.c; ++ch)
+        out[(std::size_t(y) * s.w + x) * s.c + ch] =
+            pk::reference::correlate_pixel(in.data(), s.h, s.w, s.c, y, x, ch, size, w.data(), b);
   return out;
 }
 
+// The Sobel gradient magnitude, from the derivatives' nonzero taps (what the kernels read).
 template <class T>
 std::vector<double> sobel_magnitude(const std::vector<T>& in, image_shape s, pk::border b) {
-  const std::vector<double> dx{-1, 0, 1, -2, 0, 2, -1, 0, 1}, dy{-1, -2, -1, 0, 0, 0, 1, 2, 1};
-  auto gx = convolve(in, s, 3, dx, b), gy = convolve(in, s, 3, dy, b);
-  for (std::size_t i = 0; i < gx.size(); ++i) gx[i] = std::sqrt(gx[i] * gx[i] + gy[i] * gy[i]);
-  return gx;
+  std::vector<double> out(s.size());
+  for (int y = 0; y < s.h; ++y)
+    for (int x = 0; x < s.w; ++x)
+      for (int ch = 0; ch < s.c; ++ch)
+        out[(std::size_t(y) * s.w + x) * s.c + ch] = pk::reference::sobel_pixel(in.data(), s.h, s.w, s.c, y, x, ch, b);
+  return out;
 }
 
 inline std::vector<double> as_double(const std::vector<float>& v) { return {v.begin(), v.end()}; }
@@ -107,7 +77,7 @@ inline double worst_float_error(const std::vector<float>& out, const std::vector
 
 // uint8 results: the reference rounded and saturated, off by at most 1 (float accumulation can
 // land on the other side of a .5).
-inline std::uint8_t saturate(double v) { return std::uint8_t(std::min(255.0, std::max(0.0, std::nearbyint(v)))); }
+inline std::uint8_t saturate(double v) { return std::uint8_t(pk::reference::to_uint8(v)); }
 inline int worst_uint8_error(const std::vector<std::uint8_t>& out, const std::vector<double>& ref) {
   REQUIRE(out.size() == ref.size());
   int worst = 0;

@@ -1,5 +1,6 @@
 #pragma once
-// A plain float64 GEMM for the matmul tests, and the per-element error bound they state.
+// The matmul tests' problems, by the project's float64 reference (src/reference), and the
+// per-element error bound they state.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -7,6 +8,7 @@
 
 #include <pk/matmul.hpp>
 
+#include "reference/float64_reference.hpp"
 #include "test_support.hpp"
 
 namespace pk_test {
@@ -24,19 +26,9 @@ struct gemm_case {
       : op_a(oa), op_b(ob), m(m_), n(n_), k(k_), a(random_vector<T>(m_ * k_)), b(random_vector<T>(k_ * n_)),
         product(m_ * n_), magnitude(m_ * n_) {
     for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        double s = 0, s_abs = 0;
-        for (std::int64_t l = 0; l < k; ++l) {
-          const double x = at_a(i, l), y = at_b(l, j);
-          s += x * y;
-          s_abs += std::abs(x) * std::abs(y);
-        }
-        product[i * n + j] = s;
-        magnitude[i * n + j] = s_abs;
-      }
+      for (std::int64_t j = 0; j < n; ++j)
+        product[i * n + j] = pk::reference::gemm_entry(op_a, op_b, m, n, k, a.data(), b.data(), i, j, &magnitude[i * n + j]);
   }
-  double at_a(std::int64_t i, std::int64_t l) const { return op_a == pk::op::none ? a[i * k + l] : a[l * m + i]; }
-  double at_b(std::int64_t l, std::int64_t j) const { return op_b == pk::op::none ? b[l * n + j] : b[j * k + l]; }
 };
 
 // The stated bound: a k-term float sum accumulates at most about k roundings of eps each, so

@@ -53,9 +53,10 @@ int cmd_demo(const std::vector<std::string>& args) {
   std::printf(
       "\ntime: median of runs after a warm-up, each ending in a fence, on data already in the\n"
       "backend's memory (no host-device copies).\n"
-      "error: max |result - float64 reference| over the largest |a+b| (add), sum |w||x| (filter,\n"
-      "plus 0.6 level for uint8 rounding) or sum |a||b| (matmul); add and filter are checked on\n"
-      "every element, matmul on 1000 random entries of C against float64 dot products.\n");
+      "error: |result - float64 reference| relative to the larger |term| of each element (add), to\n"
+      "the largest sum |w||x| (float filters), in grey levels off the rounded reference (uint8\n"
+      "filters, at most 1), relative to each entry's sum |a||b| (matmul); add and filters are\n"
+      "checked on every element, matmul on 1000 random entries of C.\n");
   int failed = 0;
   for (const measurement& m : rows) failed += m.pass() ? 0 : 1;
   if (failed > 0) throw pk::error("demo: " + std::to_string(failed) + " result(s) above tolerance (FAIL above)");

@@ -23,8 +23,8 @@ int cmd_matmul(const std::vector<std::string>& args) {
         "after a warm-up and GFLOP/s (2*M*N*K flops per run), the matrices already in the backend's\n"
         "memory.\n\n"
         "--check compares 1000 random entries of C (not all of them: that would take as long as the\n"
-        "multiply itself, in float64) with float64 dot products; the error is relative to the largest\n"
-        "sum |a||b| of those entries, the tolerance K*epsilon. Exits 1 if it is above tolerance.\n");
+        "multiply itself, in float64; every entry where C has fewer) with float64 dot products; each\n"
+        "error is relative to its entry's sum |a||b|, the tolerance K roundings. Exits 1 if above.\n");
     return 0;
   }
   if (p.positional.size() != 3)
@@ -36,8 +36,8 @@ int cmd_matmul(const std::vector<std::string>& args) {
   const int repeat = p.value("--repeat") ? int(parse_count("matmul", "--repeat", *p.value("--repeat"), 1, 1000)) : 0;
   const bool check = p.has("--check");
   if (check)
-    std::fprintf(stderr, "pk matmul: will check 1000 random entries of C against float64 dot products (seed %llu)\n",
-                 static_cast<unsigned long long>(rng_seed()));
+    std::fprintf(stderr, "pk matmul: will check %s of C against float64 dot products (seed %llu)\n",
+                 m * n <= 1000 ? "every entry" : "1000 random entries", static_cast<unsigned long long>(rng_seed()));
   const measurement r = run_matmul(globals().backend, m, n, k, p.has("--double"), p.has("--transpose-a"),
                                    p.has("--transpose-b"), repeat, check);
   print_summary(r, globals().backend);

@@ -1,19 +1,24 @@
 // pk: the portable-kernels command-line program. Runs the library's kernels (add, 2-D filters,
 // matrix multiply) on any compiled-in backend, checks them, times them, filters image files.
-// Every failure is one line "pk: error: <what is wrong>" on stderr and exit status 1.
+// `pk bench` runs the benchmark program pk-bench installed beside it (it links the peer libraries,
+// OpenBLAS, OpenCV, cuBLAS; pk itself needs none of them). Every failure is one line
+// "pk: error: <what is wrong>" on stderr and exit status 1.
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
 #include <cstdio>
-#include <cstdlib>
-#include <exception>
-#include <functional>
-#include <new>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include <pk/backend.hpp>
 #include <pk/error.hpp>
-#include <pk/runtime.hpp>
+
+#include <options.hpp>
+#include <program.hpp>
 
 #include "commands.hpp"
-#include "options.hpp"
 
 #ifndef PK_VERSION
 #define PK_VERSION "unknown"
@@ -21,19 +26,12 @@
 
 namespace {
 
-struct command {
-  const char* name;
-  int (*run)(const std::vector<std::string>&);
-  const char* summary;
-};
-
-const command commands[] = {
+const std::vector<pk_app::command> commands = {
     {"demo", pk_app::cmd_demo, "run every kernel on generated data, check it against float64, time it"},
     {"info", pk_app::cmd_info, "versions, compiled backends and their devices"},
     {"add", pk_app::cmd_add, "c = a + b on N elements: time and bandwidth"},
     {"matmul", pk_app::cmd_matmul, "C = A*B with M x K and K x N matrices: time and GFLOP/s"},
     {"filter", pk_app::cmd_filter, "filter a PNG or JPEG image (blur, sharpen, Sobel edges...) into another"},
-    {"bench", pk_app::cmd_bench, "benchmarks against peer libraries"},
 };
 
 void print_usage() {
@@ -41,7 +39,8 @@ void print_usage() {
       "pk %s: portable-kernels, Kokkos kernels on CUDA, OpenMP and Serial\n\n"
       "usage: pk [global options] <command> [arguments]\n\ncommands:\n",
       PK_VERSION);
-  for (const command& c : commands) std::printf("  %-8s %s\n", c.name, c.summary);
+  for (const pk_app::command& c : commands) std::printf("  %-8s %s\n", c.name, c.summary);
+  std::printf("  %-8s %s\n", "bench", "benchmarks against peer libraries (the program pk-bench)");
   std::printf(
       "\nglobal options (before or after the command):\n"
       "  --backend NAME  cuda, openmp or serial (default: the fastest compiled in, here %s)\n"
@@ -52,49 +51,30 @@ void print_usage() {
       pk::to_string(pk::default_backend()));
 }
 
-int run(int argc, char** argv) {
-  const pk_app::command_line line = pk_app::parse_command_line(argc, argv);
-  if (line.version) {
-    std::printf("pk %s\n", PK_VERSION);
-    return 0;
+// pk bench ...: the same command line, run by pk-bench from pk's own folder.
+int run_bench(char** argv) {
+  char self[PATH_MAX];
+  const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string path = len > 0 ? std::string(self, std::size_t(len)) : std::string(argv[0]);
+  path = path.substr(0, path.find_last_of('/') + 1) + "pk-bench";
+  if (access(path.c_str(), X_OK) != 0) {
+    std::fprintf(stderr, "pk: error: bench: this build has no benchmarks (no program pk-bench beside pk: %s)\n",
+                 path.c_str());
+    return 1;
   }
-  if (line.help || line.command.empty()) {
-    print_usage();
-    return 0;
-  }
-  for (const command& c : commands) {
-    if (line.command != c.name) continue;
-    // Kokkos 3.x/4.x warn on stderr at start-up when OMP_PROC_BIND is unset; "false" is what the
-    // OpenMP runtime does when it is unset, so saying so changes nothing but the warning (which
-    // would break pk's promise of one stderr line per error). A user's own setting is kept.
-    setenv("OMP_PROC_BIND", "false", 0);
-    pk::runtime_options options;  // pk::runtime refuses a --device that does not exist
-    options.device = pk_app::globals().device;
-    options.threads = pk_app::globals().threads;
-    pk::runtime kokkos(options);
-    return c.run(line.args);
-  }
-  pk_app::usage_fail("", "unknown command '" + line.command + "'");
-}
-
-// One line, whatever the message: Kokkos' own errors (a failed allocation...) span several.
-void print_error(const std::string& what) {
-  std::string line = what;
-  for (char& c : line)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  std::fprintf(stderr, "pk: error: %s\n", line.c_str());
+  argv[0] = path.data();
+  execv(path.c_str(), argv);
+  std::fprintf(stderr, "pk: error: bench: cannot run %s: %s\n", path.c_str(), std::strerror(errno));
+  return 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    print_error("out of memory");
-  } catch (const std::exception& e) {
-    print_error(e.what());
+    if (pk_app::parse_command_line(argc, argv).command == "bench") return run_bench(argv);
+  } catch (const std::exception&) {
+    // (a bad global option: run_program reports it as every other command does)
   }
-  return 1;
+  return pk_app::run_program(argc, argv, commands, print_usage);
 }

@@ -1,9 +1,8 @@
 #pragma once
 // What a kernel run reports: the rows of `pk demo`'s table, and the lines of `pk add` / `pk matmul`.
-// The runs themselves (run_add.cpp, run_filter.cpp, run_matmul.cpp) generate random inputs,
-// time the kernel on a backend and, when asked, compare it with a float64 reference.
+// The runs themselves (runs.cpp) are the harness's cases (apps/harness/cases.hpp: random inputs,
+// the one timer, the float64 reference), on one backend.
 #include <cstdint>
-#include <random>
 #include <string>
 
 #include <pk/backend.hpp>
@@ -24,15 +23,8 @@ struct measurement {
   bool pass() const { return !checked || error <= tolerance; }
 };
 
-// One generator for a process's random inputs, seeded once from the OS; the seed is printed
-// by the commands that check results.
-std::mt19937_64& rng();
+// The process's random seed (apps/harness/inputs.hpp), printed by the commands that check.
 std::uint64_t rng_seed();
-// p[i] uniform in [lo, hi), quickly (tens of millions of values for `pk demo`): a SplitMix64
-// stream started from rng().
-void fill_uniform(float* p, std::size_t n, double lo, double hi);
-void fill_uniform(double* p, std::size_t n, double lo, double hi);
-void fill_uniform(std::uint8_t* p, std::size_t n);
 
 measurement run_add(pk::backend on, std::int64_t n, bool use_double, int repeat, bool check);
 measurement run_matmul(pk::backend on, std::int64_t m, std::int64_t n, std::int64_t k, bool use_double,

@@ -8,9 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "../bench_data.hpp"
+#include "../bench_row.hpp"
 #include "../peers.hpp"
-#include "../stopwatch.hpp"
 #include "cuda/cuda_filter_policy.hpp"
 #include "filter/filter_impl.hpp"
 #include "tune.hpp"

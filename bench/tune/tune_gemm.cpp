@@ -5,9 +5,8 @@
 #include <exception>
 #include <string>
 
-#include "../bench_data.hpp"
+#include "../bench_row.hpp"
 #include "../peers.hpp"
-#include "../stopwatch.hpp"
 #include "matmul/matmul_impl.hpp"
 #include "matmul/stage_prefetch.hpp"
 #include "tune.hpp"

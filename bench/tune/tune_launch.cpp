@@ -12,9 +12,8 @@
 
 #include <pk/kokkos/filter.hpp>
 
-#include "../bench_data.hpp"
+#include "../bench_row.hpp"
 #include "../peers.hpp"
-#include "../stopwatch.hpp"
 #include "filter/filter_tile.hpp"
 #include "tune.hpp"
 

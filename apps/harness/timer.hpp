@@ -1,13 +1,15 @@
 #pragma once
-// Timing of work submitted to an execution space, the same way for our kernels and their peers:
-// a few warm-up runs (module load, first touch, handle creation stay out of the numbers), then
-// `runs` timed runs, each on its own, and their median.
+// The one timer of pk's programs (`pk demo`, `pk add`, `pk matmul`, `pk bench`, `pk_tune`): work
+// submitted to an execution space, timed the same way for our kernels and their peers, a few
+// warm-up runs first (module load, first touch, handle creation stay out of the numbers), then
+// `runs` timed runs, each on its own, reported as median, minimum and maximum.
 //   host backends: a steady clock started after a fence and read after the next fence;
 //   CUDA: events recorded on the space's stream around the run, so the peers (cuBLAS and
 //   cudaMemcpyAsync, put on that same stream) are timed exactly as our kernels are.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <vector>
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -16,9 +18,12 @@
 
 #include <pk/error.hpp>
 
-#include "bench_row.hpp"
+namespace pk_harness {
 
-namespace pk_bench {
+struct timing {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  int runs = 0;
+};
 
 template <class Exec>
 class stopwatch {
@@ -44,7 +49,7 @@ class stopwatch<Kokkos::Cuda> {
  public:
   explicit stopwatch(const Kokkos::Cuda& space) : stream_(space.cuda_stream()) {
     if (cudaEventCreate(&begin_) != cudaSuccess || cudaEventCreate(&end_) != cudaSuccess)
-      throw pk::error("bench: cannot create CUDA events");
+      throw pk::error("timer: cannot create CUDA events");
   }
   ~stopwatch() {
     cudaEventDestroy(begin_);
@@ -57,7 +62,7 @@ class stopwatch<Kokkos::Cuda> {
     cudaEventRecord(end_, stream_);
     cudaEventSynchronize(end_);
     const cudaError_t status = cudaGetLastError();
-    if (status != cudaSuccess) throw pk::error(std::string("bench: CUDA error: ") + cudaGetErrorString(status));
+    if (status != cudaSuccess) throw pk::error(std::string("timer: CUDA error: ") + cudaGetErrorString(status));
     float ms = 0;
     cudaEventElapsedTime(&ms, begin_, end_);
     return ms;
@@ -69,14 +74,18 @@ class stopwatch<Kokkos::Cuda> {
 };
 #endif
 
+// runs > 0: that many timed runs. runs == 0: as many as fit, from 5 for fast work down to 1 when
+// a warm-up alone took over a second (so that `pk demo` stays quick on two cores).
 template <class Exec, class Run>
 timing measure(const Exec& space, Run&& run, int runs, int warmups = 2) {
   stopwatch<Exec> clock(space);
+  double warm = 0;
   for (int w = 0; w < warmups; ++w) {
     clock.start();
     run();
-    clock.stop_ms();
+    warm = clock.stop_ms();
   }
+  if (runs <= 0) runs = warm > 1000 ? 1 : warm > 200 ? 3 : 5;
   std::vector<double> ms;
   for (int r = 0; r < runs; ++r) {
     clock.start();
@@ -93,4 +102,4 @@ timing measure(const Exec& space, Run&& run, int runs, int warmups = 2) {
   return t;
 }
 
-}  // namespace pk_bench
+}  // namespace pk_harness

@@ -1,18 +1,24 @@
 #pragma once
-// Inputs for the benchmarks: fresh random values for every process (never zeros: they hide
-// unwritten outputs and can run faster than real data), and NaN poison for outputs, so that an
-// element the kernel never wrote fails its check.
+// Inputs of pk's programs: fresh random values every process (never zeros: they hide unwritten
+// outputs and can run faster than real data), from one seed the commands print, and poison for
+// outputs, so that an element a kernel never wrote fails its check.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <limits>
 #include <random>
 #include <type_traits>
 
-namespace pk_bench {
+namespace pk_harness {
+
+// The process's seed: every random_stream is drawn from it.
+inline std::uint64_t process_seed() {
+  static const std::uint64_t seed = (std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}();
+  return seed;
+}
 
 class random_stream {
  public:
-  random_stream() : state_((std::uint64_t(std::random_device{}()) << 32) ^ std::random_device{}()) {}
+  random_stream() : state_(process_seed() + 0x9e3779b97f4a7c15ull * ++streams()) {}
   std::uint64_t next() {  // SplitMix64: fast enough for 2^28 values
     std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -20,8 +26,13 @@ class random_stream {
     return z ^ (z >> 31);
   }
   double unit() { return double(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
 
  private:
+  static std::uint64_t& streams() {
+    static std::uint64_t n = 0;
+    return n;
+  }
   std::uint64_t state_;
 };
 
@@ -42,14 +53,15 @@ auto random_view(const View& v, random_stream& rng) {
   return host;
 }
 
-// NaN for floating point; for bytes there is no NaN, and 77 is as good a poison as any.
+// NaN for floating point; bytes have no NaN: `value`, and the check runs a second time over
+// another poison (cases.hpp).
 template <class View>
-void poison(const View& v) {
+void poison(const View& v, std::uint8_t value = 0x00) {
   using T = typename View::non_const_value_type;
   if constexpr (std::is_floating_point_v<T>)
     Kokkos::deep_copy(v, std::numeric_limits<T>::quiet_NaN());
   else
-    Kokkos::deep_copy(v, T(77));
+    Kokkos::deep_copy(v, T(value));
 }
 
-}  // namespace pk_bench
+}  // namespace pk_harness

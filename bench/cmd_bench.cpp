@@ -1,13 +1,12 @@
 // pk bench [--quick] [--only KERNEL[,KERNEL]] [--runs N] [--json FILE]: every kernel against
-// its peer library in the same run (bench/bench_suite.hpp), as ratios.
+// its peer library in the same run (bench/bench_suite.hpp), as ratios. The command of pk-bench.
 #include <cstdio>
 #include <sstream>
 
 #include <bench_suite.hpp>
 #include <pk/error.hpp>
 
-#include "commands.hpp"
-#include "options.hpp"
+#include <options.hpp>
 
 namespace pk_app {
 

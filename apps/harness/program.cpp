@@ -1,0 +1,68 @@
+// The main loop of pk's programs (program.hpp).
+#include "program.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
+
+#include <pk/error.hpp>
+#include <pk/runtime.hpp>
+
+#include "options.hpp"
+
+#ifndef PK_VERSION
+#define PK_VERSION "unknown"
+#endif
+
+namespace pk_app {
+namespace {
+
+int run(int argc, char** argv, const std::vector<command>& commands, void (*usage)()) {
+  const command_line line = parse_command_line(argc, argv);
+  if (line.version) {
+    std::printf("pk %s\n", PK_VERSION);
+    return 0;
+  }
+  if (line.help || line.command.empty()) {
+    usage();
+    return 0;
+  }
+  for (const command& c : commands) {
+    if (line.command != c.name) continue;
+    // Kokkos 3.x/4.x warn on stderr at start-up when OMP_PROC_BIND is unset; "false" is what the
+    // OpenMP runtime does when it is unset, so saying so changes nothing but the warning (which
+    // would break pk's promise of one stderr line per error). A user's own setting is kept.
+    setenv("OMP_PROC_BIND", "false", 0);
+    pk::runtime_options options;  // pk::runtime refuses a --device that does not exist
+    options.device = globals().device;
+    options.threads = globals().threads;
+    pk::runtime kokkos(options);
+    return c.run(line.args);
+  }
+  usage_fail("", "unknown command '" + line.command + "'");
+}
+
+// One line, whatever the message: Kokkos' own errors (a failed allocation...) span several.
+void print_error(const std::string& what) {
+  std::string line = what;
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  std::fprintf(stderr, "pk: error: %s\n", line.c_str());
+}
+
+}  // namespace
+
+int run_program(int argc, char** argv, const std::vector<command>& commands, void (*usage)()) {
+  try {
+    return run(argc, argv, commands, usage);
+  } catch (const std::bad_alloc&) {
+    print_error("out of memory");
+  } catch (const std::exception& e) {
+    print_error(e.what());
+  }
+  return 1;
+}
+
+}  // namespace pk_app
