@@ -1,5 +1,7 @@
 #include "array_args.hpp"
 
+#include "core/check.hpp"
+
 #include <sstream>
 
 namespace pkpy {
@@ -100,9 +102,7 @@ py::array output_array(const py::object& out, const std::vector<py::ssize_t>& sh
 
 void require_separate(const py::array& out, const py::array& input, const char* who, const char* name) {
   if (out.nbytes() == 0 || input.nbytes() == 0) return;
-  const auto* o = static_cast<const char*>(out.data());
-  const auto* i = static_cast<const char*>(input.data());
-  if (o < i + input.nbytes() && i < o + out.nbytes())
+  if (pk::detail::ranges_overlap(out.data(), out.nbytes(), input.data(), input.nbytes()))
     throw py::value_error(message(who, "out shares memory with ", name, " (expected a separate array)"));
 }
 
