@@ -128,15 +128,12 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
 }
 
 // The staging mechanism "16-byte packs" (a policy's staging type, filter_policy.hpp): tiles that
-// stages_by_packs go by Copy, the others element by element (RowBatch x ColBatch in flight).
+// stages_by_packs go by Copy, the others element by element (RowBatch x ColBatch in flight), in
+// the same scratch layout.
 template <class Team, int RowBatch, int ColBatch, class Copy>
-struct staged_by_packs {
-  static constexpr int Align = 16;
+struct staged_by_packs : staged_by_elements<Team, RowBatch, ColBatch> {
   template <class T>
   static constexpr int pack_elements = pack<T>::size;  // staged rows start and end on packs
-  KOKKOS_INLINE_FUNCTION std::int64_t scratch_floats(const tile_grid& g) const { return g.staged_floats(); }
-  template <class T>
-  void prepare(const T*, const tile_grid&) {}
   template <int R, class Member, class T, class Body>
   KOKKOS_INLINE_FUNCTION void stage(const Member& team, float* staged, const T* image, const tile_grid& g,
                                     const tile_box& t, border mode, Body&& body) const {
