@@ -3,7 +3,11 @@
 // `pk bench` runs the benchmark program pk-bench installed beside it (it links the peer libraries,
 // OpenBLAS, OpenCV, cuBLAS; pk itself needs none of them). Every failure is one line
 // "pk: error: <what is wrong>" on stderr and exit status 1.
+#include <sched.h>
 #include <unistd.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include <cerrno>
 #include <climits>
@@ -62,6 +66,20 @@ int run_bench(char** argv) {
                  path.c_str());
     return 1;
   }
+#if defined(_OPENMP)
+  // With OMP_PROC_BIND set, the OpenMP runtime bound this thread to its first place at start-up,
+  // and a program run by exec keeps that one CPU: give it back the CPUs of every place (what pk
+  // started with), so pk-bench's threads have them too.
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  int count = 0;
+  for (int place = 0; place < omp_get_num_places(); ++place) {
+    std::vector<int> ids(static_cast<std::size_t>(omp_get_place_num_procs(place)));
+    omp_get_place_proc_ids(place, ids.data());
+    for (int id : ids) CPU_SET(id, &cpus), ++count;
+  }
+  if (count > 0) sched_setaffinity(0, sizeof cpus, &cpus);
+#endif
   argv[0] = path.data();
   execv(path.c_str(), argv);
   std::fprintf(stderr, "pk: error: bench: cannot run %s: %s\n", path.c_str(), std::strerror(errno));
