@@ -48,3 +48,22 @@ TEST_CASE("a second pk::runtime leaves Kokkos to its first owner") {
   CHECK(!inner.owns_kokkos());
   CHECK(pk::is_initialized());
 }
+
+TEST_CASE("sizes past the free memory are refused before allocating, naming the size and the memory") {
+  for (pk::backend b : pk::available_backends()) {
+    CAPTURE_BACKEND(b);
+    const auto d = pk::current_device(b);
+    CHECK(d.free_bytes > 0);
+    if (b != pk::backend::cuda) CHECK(d.free_bytes <= d.memory_bytes);
+    CHECK_NOTHROW(pk::require_memory(b, 1024.0, "a small array"));
+    CHECK_THROWS_WITH_AS(pk::require_memory(b, 1e18, "a huge array"),
+                         doctest::Contains("a huge array: needs 1000000000.0 GB, more than the"), pk::memory_error);
+    try {
+      pk::require_memory(b, 2.0 * double(d.free_bytes) + 1e9, "twice the free memory");
+      FAIL("not refused");
+    } catch (const pk::memory_error& e) {
+      const std::string what = e.what();
+      CHECK(what.find(b == pk::backend::cuda ? "free on " + d.name : "free on the host") != std::string::npos);
+    }
+  }
+}

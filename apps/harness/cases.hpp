@@ -40,8 +40,13 @@ constexpr double roundoff() {
 inline double worse(double worst, double err) { return std::isnan(err) ? std::numeric_limits<double>::infinity() : std::fmax(worst, err); }
 
 // c = a + b (plain), or c = alpha*a + beta*b, on n elements.
+template <class T>
+std::string type_name() {
+  return std::is_same_v<T, double> ? "double" : std::is_same_v<T, float> ? "float" : "uint8";
+}
+
 template <class T, class Exec>
-struct axpby_case {
+struct axpby_case : fits_in_memory<Exec> {
   using view = pk::vector_view<T, Exec>;
   std::int64_t n;
   bool plain;
@@ -50,7 +55,8 @@ struct axpby_case {
   typename view::HostMirror ha, hb;
 
   axpby_case(std::int64_t n_, bool plain_, random_stream& rng)
-      : n(n_), plain(plain_), a("a", n_), b("b", n_), c("c", n_), ha(random_view(a, rng)), hb(random_view(b, rng)) {
+      : fits_in_memory<Exec>(3.0 * double(n_) * sizeof(T), "add of " + std::to_string(n_) + " " + type_name<T>() + "s (a, b and c)"),
+        n(n_), plain(plain_), a("a", n_), b("b", n_), c("c", n_), ha(random_view(a, rng)), hb(random_view(b, rng)) {
     poison(c);
   }
   void run(const Exec& space) const { plain ? pk::add(space, a, b, c) : pk::axpby(space, alpha, a, beta, b, c); }
@@ -71,7 +77,7 @@ struct axpby_case {
 
 // out = a filter_spec applied to an h x w x c image, border b.
 template <class T, class Exec>
-struct filter_case {
+struct filter_case : fits_in_memory<Exec> {
   using view = pk::image_view<T, Exec>;
   pk::filter_spec spec;
   pk::border border;
@@ -80,7 +86,10 @@ struct filter_case {
   typename view::HostMirror hin;
 
   filter_case(const pk::filter_spec& s, pk::border b, int h_, int w_, int c_, random_stream& rng)
-      : spec(s), border(b), h(h_), w(w_), c(c_), in("in", h_, w_, c_), out("out", h_, w_, c_), hin(random_view(in, rng)) {
+      : fits_in_memory<Exec>(2.0 * double(h_) * w_ * c_ * sizeof(T),
+                             "filter of a " + std::to_string(h_) + "x" + std::to_string(w_) + "x" + std::to_string(c_) + " " +
+                                 type_name<T>() + " image (in and out)"),
+        spec(s), border(b), h(h_), w(w_), c(c_), in("in", h_, w_, c_), out("out", h_, w_, c_), hin(random_view(in, rng)) {
     poison(out, 0x00);
   }
   void run(const Exec& space) const { pk::apply(space, spec, in, out, border); }
@@ -133,7 +142,7 @@ struct filter_case {
 
 // C = op(A) op(B), C m x n (alpha 1, beta 0: C is only written).
 template <class T, class Exec>
-struct gemm_case {
+struct gemm_case : fits_in_memory<Exec> {
   using view = pk::matrix_view<T, Exec>;
   std::int64_t m, n, k;
   pk::op op_a, op_b;
@@ -141,7 +150,10 @@ struct gemm_case {
   typename view::HostMirror ha, hb;
 
   gemm_case(std::int64_t m_, std::int64_t n_, std::int64_t k_, bool ta, bool tb, random_stream& rng)
-      : m(m_), n(n_), k(k_), op_a(ta ? pk::op::transpose : pk::op::none), op_b(tb ? pk::op::transpose : pk::op::none),
+      : fits_in_memory<Exec>((double(m_) * k_ + double(k_) * n_ + double(m_) * n_) * sizeof(T),
+                             "GEMM of " + std::to_string(m_) + "x" + std::to_string(n_) + "x" + std::to_string(k_) + " " +
+                                 type_name<T>() + "s (A, B and C)"),
+        m(m_), n(n_), k(k_), op_a(ta ? pk::op::transpose : pk::op::none), op_b(tb ? pk::op::transpose : pk::op::none),
         a("A", ta ? k_ : m_, ta ? m_ : k_), b("B", tb ? n_ : k_, tb ? k_ : n_), c("C", m_, n_),
         ha(random_view(a, rng)), hb(random_view(b, rng)) {
     poison(c);

@@ -3,12 +3,27 @@
 // outputs and can run faster than real data), from one seed the commands print, and poison for
 // outputs, so that an element a kernel never wrote fails its check.
 #include <Kokkos_Core.hpp>
+#include <pk/kokkos/on_backend.hpp>
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <type_traits>
 
 namespace pk_harness {
+
+// The first base of every case: refuses it (pk::memory_error, one line naming the size and the
+// memory free) before any of its views is allocated. `bytes`: the case's views; they live in
+// Exec's memory and, where that is not the host's, once more in host mirrors (inputs and the
+// result the check reads).
+template <class Exec>
+struct fits_in_memory {
+  fits_in_memory(double bytes, const std::string& what) {
+    constexpr pk::backend b = pk::backend_of<Exec>();
+    pk::require_memory(b, bytes, what);
+    if (b == pk::backend::cuda) pk::require_memory(pk::backend::serial, bytes, what + " (host copies)");
+  }
+};
 
 // The process's seed: every random_stream is drawn from it.
 inline std::uint64_t process_seed() {

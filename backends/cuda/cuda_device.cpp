@@ -23,6 +23,10 @@ device_info describe(int id) {
   d.memory_bytes = prop.totalGlobalMem;
   d.shared_memory_per_block = prop.sharedMemPerBlockOptin;
   d.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  int current = -1;
+  std::size_t free = 0, total = 0;
+  if (cudaGetDevice(&current) == cudaSuccess && current == id && cudaMemGetInfo(&free, &total) == cudaSuccess)
+    d.free_bytes = free;
   return d;
 }
 

@@ -37,6 +37,9 @@ struct device_info {
   int compute_major = 0;       // CUDA: compute capability
   int compute_minor = 0;
   std::size_t memory_bytes = 0;       // CUDA: global memory; host: physical memory
+  std::size_t free_bytes = 0;         // what can be allocated now: CUDA free memory (the current
+                                      // device; 0 for others); host: available memory (MemAvailable,
+                                      // or the cgroup's limit less its use when that is lower)
   std::size_t shared_memory_per_block = 0;  // CUDA: opt-in shared memory per block
   std::size_t l2_bytes = 0;           // CUDA: L2 cache size
 };
@@ -47,5 +50,10 @@ std::vector<device_info> list_devices(backend b);
 
 // The device a backend runs on now.
 device_info current_device(backend b);
+
+// Throws pk::memory_error "<what>: needs X GB, more than the Y GB free on <device>" when `bytes`
+// exceed what backend b's current device has free now (a double: sizes the caller computes
+// cannot overflow). Call it before allocating. Needs pk::runtime for cuda (host backends: any time).
+void require_memory(backend b, double bytes, const std::string& what);
 
 }  // namespace pk

@@ -2,6 +2,8 @@
 
 #include "core/check.hpp"
 
+#include <pk/backend.hpp>
+
 #include <sstream>
 
 namespace pkpy {
@@ -89,7 +91,12 @@ std::string shape_string(const std::vector<py::ssize_t>& shape) {
 
 py::array output_array(const py::object& out, const std::vector<py::ssize_t>& shape, element e, const char* who) {
   const char* dtype = name_of(e);
-  if (out.is_none()) return py::array(py::dtype(dtype), shape);
+  if (out.is_none()) {
+    double bytes = double(py::dtype(dtype).itemsize());
+    for (auto extent : shape) bytes *= double(extent);
+    pk::require_memory(pk::backend::serial, bytes, std::string(who) + ": the result " + shape_string(shape));
+    return py::array(py::dtype(dtype), shape);
+  }
   py::array a = require_array(out, who, "out");
   require_element(a, who, "out", {e});
   if (shape_of(a) != shape)

@@ -24,7 +24,7 @@ std::vector<std::string> backend_names() {
 py::dict describe(const pk::device_info& d) {
   using namespace py::literals;
   py::dict info("backend"_a = pk::to_string(d.which), "id"_a = d.id, "name"_a = d.name,
-                "concurrency"_a = d.concurrency, "memory_bytes"_a = d.memory_bytes);
+                "concurrency"_a = d.concurrency, "memory_bytes"_a = d.memory_bytes, "free_bytes"_a = d.free_bytes);
   if (d.which == pk::backend::cuda) {
     info["multiprocessors"] = d.multiprocessors;
     info["compute_capability"] = py::make_tuple(d.compute_major, d.compute_minor);
@@ -69,7 +69,8 @@ void bind_devices(py::module_& m) {
   m.def("devices", &devices, "backend"_a = py::none(),
         R"(The devices of a backend (default: default_backend()), as a list of dicts.
 
-Every dict has backend, id, name, concurrency (threads run at once) and memory_bytes; CUDA devices
+Every dict has backend, id, name, concurrency (threads run at once), memory_bytes and free_bytes
+(what can be allocated now: sizes past it raise MemoryError before allocating); CUDA devices
 also multiprocessors, compute_capability (major, minor), shared_memory_per_block and l2_bytes.
 Starts Kokkos if it is not running yet.)");
   m.def("initialize", &initialize, py::kw_only(), "threads"_a = py::none(), "device"_a = py::none(),

@@ -1,6 +1,7 @@
 // The Python module portable_kernels: pk's kernels on numpy arrays. Each function checks its
 // arrays (dtype, shape, layout), then hands their memory to pk's host-array API with the GIL
-// released; pk::error, pk's "bad argument" exception, becomes ValueError with pk's message.
+// released; pk::error, pk's "bad argument" exception, becomes ValueError with pk's message
+// (pk::memory_error, a size past the free memory, MemoryError).
 #include "bindings.hpp"
 #include "kokkos_session.hpp"
 
@@ -12,6 +13,8 @@ void bind_errors(pybind11::module_&) {
   pybind11::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const pk::memory_error& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
     } catch (const pk::error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }

@@ -19,7 +19,7 @@ def test_devices_describe_each_backend(backend):
     for i, d in enumerate(devices):
         assert d["backend"] == backend and d["id"] == i
         assert isinstance(d["name"], str) and d["name"]
-        assert d["concurrency"] >= 1 and d["memory_bytes"] > 0
+        assert d["concurrency"] >= 1 and d["memory_bytes"] > 0 and d["free_bytes"] > 0
         if backend == "cuda":
             assert d["multiprocessors"] > 0 and d["compute_capability"][0] >= 3
     if backend == "serial":

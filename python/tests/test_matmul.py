@@ -107,3 +107,10 @@ def test_layouts_and_outputs_that_are_refused():
     square = np.ones((4, 4))
     with pytest.raises(ValueError, match=r"out shares memory with a \(expected a separate array\)"):
         pk.matmul(square, np.ones((4, 4)), out=square)
+
+
+def test_results_past_the_free_memory_are_memory_errors():
+    # a 10^6 x 10^6 float32 product of small factors: 4 TB of result, refused before allocating
+    a = np.ones((1_000_000, 1), dtype=np.float32)
+    with pytest.raises(MemoryError, match=r"portable_kernels.matmul: the result \(1000000, 1000000\): needs 4000.0 GB, more than the [0-9.]+ GB free on the host"):
+        pk.matmul(a, a.T.copy())

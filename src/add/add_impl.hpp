@@ -72,6 +72,7 @@ void scale(const Exec& space, T alpha, const vector_view<T, Exec>& x) {
 // Host-array entry points: move the arrays to the backend, run, bring c back.
 template <class Exec, class T>
 void axpby_host(T alpha, const T* a, T beta, const T* b, T* c, std::int64_t n, bool plain_add) {
+  require_copies<Exec>(plain_add ? "pk::add" : "pk::axpby", 3.0 * double(n) * sizeof(T));
   Exec space;
   auto host_c = host_unmanaged<T*>(c, n);
   auto da = to_backend<Exec>(host_unmanaged<const T*>(a, n));
@@ -87,6 +88,7 @@ void axpby_host(T alpha, const T* a, T beta, const T* b, T* c, std::int64_t n, b
 
 template <class Exec, class T>
 void scale_host(T alpha, T* x, std::int64_t n) {
+  require_copies<Exec>("pk::scale", double(n) * sizeof(T));
   Exec space;
   auto host_x = host_unmanaged<T*>(x, n);
   auto dx = to_backend<Exec>(host_x);

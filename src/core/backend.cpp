@@ -2,6 +2,7 @@
 #include <pk/backend.hpp>
 
 #include <Kokkos_Core.hpp>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -84,6 +85,27 @@ std::size_t host_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
 }
 
+// A number from the first line of a file ("max" or missing: 0).
+std::size_t read_number(const char* path) {
+  std::ifstream in(path);
+  unsigned long long v = 0;
+  return in >> v ? static_cast<std::size_t>(v) : 0;
+}
+
+// What the kernel would still give this process: MemAvailable, or less when a cgroup (v2) limit
+// is nearer (containers, CI runners): past either the OOM killer ends the process silently.
+std::size_t host_free_bytes() {
+  std::size_t avail = 0;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemAvailable:", 0) == 0) avail = static_cast<std::size_t>(std::stoull(line.substr(13))) * 1024;
+  }
+  if (avail == 0) avail = host_memory_bytes();
+  const std::size_t limit = read_number("/sys/fs/cgroup/memory.max"), used = read_number("/sys/fs/cgroup/memory.current");
+  if (limit > 0 && used < limit && limit - used < avail) avail = limit - used;
+  return avail;
+}
+
 }  // namespace
 
 device_info detail::host_device_query::host(backend b, int concurrency) {
@@ -92,6 +114,7 @@ device_info detail::host_device_query::host(backend b, int concurrency) {
   d.name = host_cpu_name();
   d.concurrency = concurrency;
   d.memory_bytes = host_memory_bytes();
+  d.free_bytes = host_free_bytes();
   return d;
 }
 
@@ -103,6 +126,18 @@ std::vector<device_info> list_devices(backend b) {
 device_info current_device(backend b) {
   return detail::on_backend(b, "pk::current_device",
                             [](auto space) { return detail::current_device_on<decltype(space)>(space); });
+}
+
+void require_memory(backend b, double bytes, const std::string& what) {
+  const bool gpu = b == backend::cuda;
+  const device_info d = gpu ? current_device(b) : device_info{};  // (the host: before Kokkos starts too)
+  const std::size_t free = gpu ? d.free_bytes : host_free_bytes();
+  if (bytes <= double(free)) return;
+  char need[32], have[32];
+  std::snprintf(need, sizeof need, "%.1f GB", bytes / 1e9);
+  std::snprintf(have, sizeof have, "%.1f GB", double(free) / 1e9);
+  throw memory_error(what + ": needs " + need + ", more than the " + have + " free on " +
+                     (gpu ? d.name + " (GPU " + std::to_string(d.id) + ")" : std::string("the host")));
 }
 
 }  // namespace pk

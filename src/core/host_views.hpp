@@ -3,13 +3,25 @@
 // On host backends these are zero-copy: the View wraps the caller's array. On CUDA they
 // allocate device memory and copy, once each way.
 #include <Kokkos_Core.hpp>
+#include <string>
 #include <type_traits>
+
+#include <pk/backend.hpp>
+#include <pk/kokkos/on_backend.hpp>
 
 namespace pk::detail {
 
 template <class DataType>
 using host_unmanaged =
     Kokkos::View<DataType, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// Where Exec cannot run on host memory (CUDA), the host entry points copy their arrays: refuses
+// (pk::memory_error) `bytes` of copies that the device has not free, before allocating them.
+template <class Exec>
+void require_copies(const char* who, double bytes) {
+  if constexpr (!Kokkos::SpaceAccessibility<typename Exec::memory_space, Kokkos::HostSpace>::accessible)
+    require_memory(backend_of<Exec>(), bytes, std::string(who) + " (its arrays copied to the GPU)");
+}
 
 // A View of the host data in Exec's memory space (the same memory when the host can run Exec).
 template <class Exec, class HostView>

@@ -162,6 +162,7 @@ void sobel_magnitude(const Exec& space, const image_view<const T, Exec>& in, con
 // Host-array entry points: move the image to the backend, run, bring out back.
 template <class Exec, class T>
 void filter_host(const T* in, T* out, int height, int width, int channels, const filter_kernel& k, border b) {
+  require_copies<Exec>("pk::filter", 2.0 * height * width * channels * sizeof(T));
   Exec space;
   auto host_out = host_unmanaged<T***>(out, height, width, channels);
   auto din = to_backend<Exec>(host_unmanaged<const T***>(in, height, width, channels));
@@ -173,6 +174,7 @@ void filter_host(const T* in, T* out, int height, int width, int channels, const
 
 template <class Exec, class T>
 void sobel_magnitude_host(const T* in, T* out, int height, int width, int channels, border b) {
+  require_copies<Exec>("pk::sobel_magnitude", 2.0 * height * width * channels * sizeof(T));
   Exec space;
   auto host_out = host_unmanaged<T***>(out, height, width, channels);
   auto din = to_backend<Exec>(host_unmanaged<const T***>(in, height, width, channels));

@@ -73,6 +73,7 @@ void gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const 
 template <class Exec, class T>
 void gemm_host(op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a, const T* b,
                T beta, T* c) {
+  require_copies<Exec>("pk::gemm", (double(m) * k + double(k) * n + double(m) * n) * sizeof(T));
   Exec space;
   const bool ta = op_a == op::transpose, tb = op_b == op::transpose;
   auto host_c = host_unmanaged<T**>(c, m, n);

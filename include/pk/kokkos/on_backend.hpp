@@ -6,6 +6,7 @@
 // Throws pk::error when that backend is not compiled into this build.
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <type_traits>
 
 #include <pk/backend.hpp>
 #include <pk/error.hpp>
@@ -35,6 +36,18 @@ decltype(auto) on_backend(backend b, F&& f) {
 #endif
   }
   throw error(std::string("backend '") + to_string(b) + "' is not compiled into this build");
+}
+
+// The backend that runs Exec (Kokkos::Serial, Kokkos::OpenMP, Kokkos::Cuda).
+template <class Exec>
+constexpr backend backend_of() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return backend::cuda;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same_v<Exec, Kokkos::OpenMP>) return backend::openmp;
+#endif
+  return backend::serial;
 }
 
 }  // namespace pk
