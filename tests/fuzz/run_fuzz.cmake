@@ -1,5 +1,6 @@
-# Builds the fuzz project with clang, writes the seed corpus and runs the fuzzer for RUNS inputs.
-#   cmake [-DRUNS=1000000] [-DBUILD=build/fuzz] [-DCXX=clang++] [-DJOBS=2] -P tests/fuzz/run_fuzz.cmake
+# Builds the fuzz project with clang, writes the seed corpus and runs the fuzzer for RUNS inputs,
+# or for SECONDS seconds when that is given (then RUNS is not a limit).
+#   cmake [-DRUNS=1000000 | -DSECONDS=60] [-DBUILD=build/fuzz] [-DCXX=clang++] [-DJOBS=2] -P tests/fuzz/run_fuzz.cmake
 # Says "no clang++ found" and stops (ctest counts that as skipped) when there is no clang; fails
 # when the build fails or the fuzzer finds anything (its input is kept in BUILD as crash-*).
 get_filename_component(source ${CMAKE_CURRENT_LIST_DIR} ABSOLUTE)
@@ -56,11 +57,19 @@ endif()
 # -reduce_inputs=0: coverage is measured in pk's code only (the codecs are Debian's, not
 # instrumented), so libFuzzer would otherwise trade the seeds for the shortest inputs that reach
 # the same pk lines, and stop feeding the codecs whole images to mutate.
+set(limit -runs=${RUNS})
+if(SECONDS)
+  set(limit -max_total_time=${SECONDS})
+endif()
 string(TIMESTAMP start "%s")
 run("the fuzzer (see ${BUILD}/crash-* for the input)"
-    ${with_symbolizer} ${BUILD}/fuzz_image_decode -runs=${RUNS} -dict=${source}/image.dict -max_len=4096
+    ${with_symbolizer} ${BUILD}/fuzz_image_decode ${limit} -dict=${source}/image.dict -max_len=4096
     -reduce_inputs=0 -malloc_limit_mb=256 -rss_limit_mb=1024 -print_final_stats=1
     -artifact_prefix=${BUILD}/ ${BUILD}/corpus ${BUILD}/seeds)
 string(TIMESTAMP end "%s")
 math(EXPR seconds "${end} - ${start}")
-message(STATUS "run_fuzz: ${RUNS} inputs decoded in ${seconds} s without a finding")
+if(SECONDS)
+  message(STATUS "run_fuzz: fuzzed for ${seconds} s without a finding (libFuzzer's stats above: inputs run)")
+else()
+  message(STATUS "run_fuzz: ${RUNS} inputs decoded in ${seconds} s without a finding")
+endif()
