@@ -2,6 +2,7 @@
 #include "options.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 #include <pk/error.hpp>
@@ -38,6 +39,23 @@ bool take_value(const std::vector<std::string>& all, std::size_t& i, const std::
 
 const global_options& globals() { return mutable_globals(); }
 
+std::string count_of(std::int64_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::string duration_text(double ms) {
+  char text[32];
+  if (ms < 0.01)
+    std::snprintf(text, sizeof text, "%.2f us", ms * 1e3);
+  else if (ms < 1)
+    std::snprintf(text, sizeof text, "%.1f us", ms * 1e3);
+  else if (ms < 1000)
+    std::snprintf(text, sizeof text, "%.3f ms", ms);
+  else
+    std::snprintf(text, sizeof text, "%.0f ms", ms);
+  return text;
+}
+
 void usage_fail(const std::string& command, const std::string& message) {
   const std::string see = command.empty() ? "pk --help" : "pk " + command + " --help";
   throw pk::error((command.empty() ? "" : command + ": ") + message + " (see '" + see + "')");
@@ -48,8 +66,10 @@ std::int64_t parse_count(const std::string& command, const std::string& what, co
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || text.find_first_of(" \t") != std::string::npos)
+  if (text.empty() || *end != '\0' || text.find_first_of(" \t") != std::string::npos)
     usage_fail(command, what + " must be a whole number, got '" + text + "'");
+  if (errno == ERANGE)  // a whole number, past 64 bits
+    usage_fail(command, what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + text);
   if (v < lo || v > hi)
     usage_fail(command, what + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + text);
   return v;

@@ -54,4 +54,10 @@ std::int64_t parse_count(const std::string& command, const std::string& what, co
 // pk::error "<command>: <message> (see 'pk <command> --help')".
 [[noreturn]] void usage_fail(const std::string& command, const std::string& message);
 
+// "1 argument", "3 arguments".
+std::string count_of(std::int64_t n, const std::string& noun);
+
+// A duration for people: "0.16 us", "12.3 us", "1.234 ms", "1234 ms".
+std::string duration_text(double ms);
+
 }  // namespace pk_app

@@ -44,8 +44,14 @@ int run(int argc, char** argv, const std::vector<command>& commands, void (*usag
 }
 
 // One line, whatever the message: Kokkos' own errors (a failed allocation...) span several.
+// The library's messages begin with the C++ function that refused ("pk::parse_filter: unknown
+// filter..."): the command line names no C++, so that prefix goes.
 void print_error(const std::string& what) {
   std::string line = what;
+  if (line.rfind("pk::", 0) == 0) {
+    const auto colon = line.find(": ");
+    if (colon != std::string::npos && line.find(' ') > colon) line.erase(0, colon + 2);
+  }
   for (char& c : line)
     if (c == '\n' || c == '\r') c = ' ';
   while (!line.empty() && line.back() == ' ') line.pop_back();

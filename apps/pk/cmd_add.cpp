@@ -21,7 +21,7 @@ int cmd_add(const std::vector<std::string>& args) {
     return 0;
   }
   if (p.positional.size() != 1)
-    usage_fail("add", "expected one length N, got " + std::to_string(p.positional.size()) + " arguments");
+    usage_fail("add", "expected one length N, got " + count_of(std::int64_t(p.positional.size()), "argument"));
   const std::int64_t n = parse_count("add", "N", p.positional[0], 1, std::int64_t(1) << 33);
   const int repeat = p.value("--repeat") ? int(parse_count("add", "--repeat", *p.value("--repeat"), 1, 1000)) : 0;
   const measurement m = run_add(globals().backend, n, p.has("--double"), repeat, true);

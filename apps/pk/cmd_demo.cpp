@@ -31,8 +31,8 @@ int cmd_demo(const std::vector<std::string>& args) {
   const int repeat = p.value("--repeat") ? int(parse_count("demo", "--repeat", *p.value("--repeat"), 1, 100)) : 0;
   const pk::backend on = globals().backend;
   const pk::device_info device = pk::current_device(on);
-  std::fprintf(stderr, "pk demo: backend %s (%s, %d threads at once), random inputs from seed %llu\n",
-               pk::to_string(on), device.name.c_str(), device.concurrency,
+  std::fprintf(stderr, "pk demo: backend %s (%s, %s at once), random inputs from seed %llu\n",
+               pk::to_string(on), device.name.c_str(), count_of(device.concurrency, "thread").c_str(),
                static_cast<unsigned long long>(rng_seed()));
 
   std::vector<measurement> rows;

@@ -1,6 +1,7 @@
 // pk filter IN OUT --kernel NAME [--border MODE] [--float]: filters a PNG or JPEG image file.
 #include <cctype>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 
 #include <pk/filter.hpp>
@@ -21,7 +22,9 @@ void print_help() {
       "                gaussian7:1.5), sharpen, sobel-x, sobel-y, or sobel (gradient magnitude:\n"
       "                edge strength). Colour images are convolved channel by channel (alpha too);\n"
       "                sobel on a colour image converts it to gray first (BT.601 luma) and writes\n"
-      "                a gray edge image.\n"
+      "                a gray edge image. Outputs are 8-bit, saturated to 0..255: sobel-x and\n"
+      "                sobel-y keep the positive gradients only (negative ones become 0; the\n"
+      "                library and the Python module return signed float results).\n"
       "--border MODE   what lies outside the image: reflect101 (default, as OpenCV), clamp,\n"
       "                zero or wrap.\n"
       "--float         filter in float32 and round once at the end (default: 8-bit images in,\n"
@@ -46,8 +49,8 @@ int cmd_filter(const std::vector<std::string>& args) {
     return 0;
   }
   if (p.positional.size() != 2)
-    usage_fail("filter", "expected an input and an output file, got " + std::to_string(p.positional.size()) +
-                             " arguments");
+    usage_fail("filter", "expected an input and an output file, got " +
+                             count_of(std::int64_t(p.positional.size()), "argument"));
   if (!p.value("--kernel")) usage_fail("filter", "missing --kernel NAME");
   const std::string& in_path = p.positional[0];
   const std::string& out_path = p.positional[1];
@@ -55,6 +58,9 @@ int cmd_filter(const std::vector<std::string>& args) {
   const pk::border border = p.value("--border") ? pk::parse_border(*p.value("--border")) : pk::border::reflect101;
   const pk::backend on = globals().backend;
   require_image_extension(out_path);  // before the work, not after it
+  std::error_code same_error;
+  if (in_path == out_path || std::filesystem::equivalent(in_path, out_path, same_error))
+    usage_fail("filter", "the output '" + out_path + "' is the input file (give another output path)");
 
   pk::image<std::uint8_t> in = pk::load_image(in_path);
   const int in_channels = in.channels;

@@ -28,7 +28,7 @@ int cmd_matmul(const std::vector<std::string>& args) {
     return 0;
   }
   if (p.positional.size() != 3)
-    usage_fail("matmul", "expected three sizes M N K, got " + std::to_string(p.positional.size()) + " arguments");
+    usage_fail("matmul", "expected three sizes M N K, got " + count_of(std::int64_t(p.positional.size()), "argument"));
   const std::int64_t limit = std::int64_t(1) << 20;
   const std::int64_t m = parse_count("matmul", "M", p.positional[0], 1, limit);
   const std::int64_t n = parse_count("matmul", "N", p.positional[1], 1, limit);

@@ -14,6 +14,7 @@ pixel is checked against the same steps done in float64 with numpy (exit status 
 """
 import os
 import sys
+import tempfile
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -81,4 +82,4 @@ def main(photo_path, edges_path):
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else DEFAULT_PHOTO,
-                  sys.argv[2] if len(sys.argv) > 2 else "edges.png"))
+                  sys.argv[2] if len(sys.argv) > 2 else os.path.join(tempfile.gettempdir(), "pk_edges.png")))

@@ -4,6 +4,7 @@
 #include "kokkos_session.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 
 #include <pk/image_io.hpp>
@@ -19,6 +20,11 @@ std::string path_arg(const py::object& path) {
 // The decoded pixels become the array's memory (no copy): the array owns the pk::image.
 py::array load(const py::object& path) {
   const std::string p = path_arg(path);
+  std::error_code error;
+  if (!std::filesystem::exists(p, error)) {  // as open() says it: FileNotFoundError
+    PyErr_Format(PyExc_FileNotFoundError, "portable_kernels.load_image: no such file: '%s'", p.c_str());
+    throw py::error_already_set();
+  }
   auto img = std::make_unique<pk::image<std::uint8_t>>();
   without_gil([&] { *img = pk::load_image(p); });  // decoding takes a while; it needs no Kokkos
   std::vector<py::ssize_t> shape{img->height, img->width};

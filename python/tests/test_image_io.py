@@ -41,7 +41,7 @@ def test_jpeg_round_trip_is_close(tmp_path):
 
 
 def test_errors(tmp_path):
-    with pytest.raises(ValueError, match=r"pk::load_image: '.*missing.png'"):
+    with pytest.raises(FileNotFoundError, match=r"load_image: no such file: '.*missing.png'"):
         pk.load_image(tmp_path / "missing.png")
     not_an_image = tmp_path / "text.png"
     not_an_image.write_text("hello")
