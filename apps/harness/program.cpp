@@ -30,10 +30,7 @@ int run(int argc, char** argv, const std::vector<command>& commands, void (*usag
   }
   for (const command& c : commands) {
     if (line.command != c.name) continue;
-    // Kokkos 3.x/4.x warn on stderr at start-up when OMP_PROC_BIND is unset; "false" is what the
-    // OpenMP runtime does when it is unset, so saying so changes nothing but the warning (which
-    // would break pk's promise of one stderr line per error). A user's own setting is kept.
-    setenv("OMP_PROC_BIND", "false", 0);
+    // (pk::runtime keeps Kokkos' start-up warnings off stdout and quiet about OMP_PROC_BIND.)
     pk::runtime_options options;  // pk::runtime refuses a --device that does not exist
     options.device = globals().device;
     options.threads = globals().threads;

@@ -161,3 +161,20 @@ def test_a_forked_child_is_told_kokkos_runs_in_the_parent():
         print("child", os.waitstatus_to_exitcode(status), float(pk.add(np.ones(2), np.ones(2)).sum()))
     """)
     finished_cleanly(proc, "child 0 4.0")
+
+
+def test_kokkos_start_up_is_quiet_and_keeps_stdout_for_results():
+    # OMP_PROC_BIND unset and more threads than cores: Kokkos would warn (4 lines about binding on
+    # stderr, oversubscription on stdout); pk starts it quietly and keeps stdout for results.
+    import os
+    env = {k: v for k, v in os.environ.items() if k != "OMP_PROC_BIND"}
+    code = """
+        import numpy as np, portable_kernels as pk
+        pk.initialize(threads=64)
+        print(pk.add(np.ones(3, np.float32), np.ones(3, np.float32)).tolist())
+    """
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "[2.0, 2.0, 2.0]\n", proc.stdout
+    assert "OMP_PROC_BIND" not in proc.stderr, proc.stderr

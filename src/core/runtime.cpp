@@ -4,7 +4,11 @@
 #include <pk/backend.hpp>
 
 #include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "core/check.hpp"
@@ -52,7 +56,23 @@ runtime::runtime(const runtime_options& options) {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
+  // Kokkos 3.x/4.x warn at start-up when OMP_PROC_BIND is unset (4 lines, in every program and
+  // Python session); "false" is what the OpenMP runtime does when it is unset, so saying so
+  // changes nothing but the warning. A user's own setting is kept.
+  setenv("OMP_PROC_BIND", "false", 0);
+  // Kokkos' other start-up warnings (e.g. more threads than cores) go to stdout, where a
+  // program's results are: they go to stderr instead while Kokkos starts.
+  std::cout.flush();
+  std::fflush(stdout);
+  const int saved_stdout = dup(STDOUT_FILENO);
+  if (saved_stdout >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
   Kokkos::initialize(argc, argv.data());
+  std::cout.flush();
+  std::fflush(stdout);
+  if (saved_stdout >= 0) {
+    dup2(saved_stdout, STDOUT_FILENO);
+    close(saved_stdout);
+  }
   owns_ = true;
 }
 
