@@ -89,6 +89,8 @@ command_line parse_command_line(int argc, char** argv) {
       g.device = static_cast<int>(parse_count(who, "--device", value, 0, 1023));
     } else if (take_value(all, i, "--threads", value, who)) {
       g.threads = static_cast<int>(parse_count(who, "--threads", value, 1, 4096));
+    } else if (a == "--profile") {
+      g.profile = true;
     } else if (a == "--version") {
       out.version = true;
     } else if (out.command.empty() && (a == "-h" || a == "--help")) {

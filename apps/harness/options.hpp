@@ -17,6 +17,7 @@ struct global_options {
   pk::backend backend = pk::default_backend();
   int device = -1;   // CUDA device; -1: Kokkos' default
   int threads = -1;  // OpenMP threads; -1: OMP_NUM_THREADS or all cores
+  bool profile = false;  // --profile: a per-kernel time table on stderr after the command
 };
 const global_options& globals();
 

@@ -7,6 +7,7 @@
 #include <new>
 
 #include <pk/error.hpp>
+#include <pk/profile.hpp>
 #include <pk/runtime.hpp>
 
 #include "options.hpp"
@@ -35,7 +36,12 @@ int run(int argc, char** argv, const std::vector<command>& commands, void (*usag
     options.device = globals().device;
     options.threads = globals().threads;
     pk::runtime kokkos(options);
-    return c.run(line.args);
+    if (!globals().profile) return c.run(line.args);
+    pk::profiler profile;  // kernel times by label, from Kokkos' Tools callbacks
+    const int status = c.run(line.args);
+    std::fprintf(stderr, "\npk --profile: kernels of '%s' on %s (each fenced, launch to end)\n%s", line.command.c_str(),
+                 pk::to_string(globals().backend), profile.table().c_str());
+    return status;
   }
   usage_fail("", "unknown command '" + line.command + "'");
 }

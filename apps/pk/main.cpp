@@ -50,6 +50,7 @@ void print_usage() {
       "  --backend NAME  cuda, openmp or serial (default: the fastest compiled in, here %s)\n"
       "  --device N      CUDA device number (default 0)\n"
       "  --threads N     OpenMP threads (default: OMP_NUM_THREADS or all cores)\n"
+      "  --profile       after the command, each kernel's calls and time (stderr)\n"
       "  -h, --help      this text; `pk <command> --help` describes one command\n"
       "  --version       the version of pk\n",
       pk::to_string(pk::default_backend()));

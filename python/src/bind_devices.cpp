@@ -5,11 +5,14 @@
 
 #include <pybind11/stl.h>
 
+#include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <pk/backend.hpp>
+#include <pk/profile.hpp>
 
 namespace pkpy {
 
@@ -60,6 +63,39 @@ void initialize(std::optional<int> threads, std::optional<int> device) {
 
 }  // namespace
 
+// pk.profile(): a context manager around pk::profiler (Kokkos Tools callbacks, kernels fenced).
+class profile_session {
+ public:
+  explicit profile_session(bool print) : print_(print) {}
+  profile_session& enter() {
+    if (profiler_) throw std::runtime_error("portable_kernels.profile: this profile is already running");
+    if (!pk::is_initialized()) start_kokkos({});
+    profiler_ = std::make_unique<pk::profiler>();
+    return *this;
+  }
+  void exit(const py::args&) {
+    if (!profiler_) return;
+    kernels_ = profiler_->kernels();
+    table_ = profiler_->table();
+    profiler_.reset();
+    if (print_) py::module_::import("sys").attr("stderr").attr("write")(table_);
+  }
+  std::string table() const { return profiler_ ? profiler_->table() : table_; }
+  py::list kernels() const {
+    using namespace py::literals;
+    py::list out;
+    for (const pk::kernel_time& k : profiler_ ? profiler_->kernels() : kernels_)
+      out.append(py::dict("name"_a = k.name, "calls"_a = k.calls, "total_ms"_a = k.total_ms));
+    return out;
+  }
+
+ private:
+  bool print_;
+  std::unique_ptr<pk::profiler> profiler_;
+  std::vector<pk::kernel_time> kernels_;
+  std::string table_;
+};
+
 void bind_devices(py::module_& m) {
   using namespace py::literals;
   m.def("backends", &backend_names, "The backends compiled into this build, fastest first, e.g. ['openmp', 'serial'].");
@@ -73,6 +109,22 @@ Every dict has backend, id, name, concurrency (threads run at once), memory_byte
 (what can be allocated now: sizes past it raise MemoryError before allocating); CUDA devices
 also multiprocessors, compute_capability (major, minor), shared_memory_per_block and l2_bytes.
 Starts Kokkos if it is not running yet.)");
+  py::class_<profile_session>(m, "Profile", "A running or finished pk.profile(): kernels and table().")
+      .def("__enter__", &profile_session::enter, py::return_value_policy::reference)
+      .def("__exit__", &profile_session::exit)
+      .def("table", &profile_session::table, "The per-kernel table: calls, total ms, mean ms, share.")
+      .def_property_readonly("kernels", &profile_session::kernels,
+                             "[{'name', 'calls', 'total_ms'}], the longest total first.");
+  m.def("profile", [](bool print) { return profile_session(print); }, py::kw_only(), "print"_a = true,
+        R"(Times every kernel run inside a with block, by its label (e.g. 'pk::filter conv5x5 f32'):
+
+    with pk.profile() as prof:
+        pk.filter(img, "gaussian5"); pk.matmul(a, b)
+    prof.kernels   # [{'name': ..., 'calls': ..., 'total_ms': ...}], longest first
+
+Prints the table (calls, total ms, mean ms, share) on stderr when the block ends (print=False: not).
+Each kernel is fenced while profiling, so a GPU kernel's time is its own. Uses Kokkos' Tools
+callbacks: one profile at a time.)");
   m.def("initialize", &initialize, py::kw_only(), "threads"_a = py::none(), "device"_a = py::none(),
         R"(Starts Kokkos with these settings: threads (OpenMP threads, default OMP_NUM_THREADS or all
 cores) and device (CUDA device number, default 0).

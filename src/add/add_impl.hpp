@@ -2,6 +2,7 @@
 // Element-wise kernels: argument checks and launches, written once for every execution space.
 // A backend compiles them by naming PK_INSTANTIATE_ADD(ExecSpace) in backends/<name>/.
 #include <cstdint>
+#include <string>
 
 #include <pk/kokkos/add.hpp>
 
@@ -29,6 +30,12 @@ void check_elementwise(const char* who, const vector_view<const T, Exec>& a, con
           who, "c partially overlaps an input (c may be a or b exactly, or separate memory)");
 }
 
+// "pk::add f32 packs": the operation, the type and whether it runs a pack or an element per index.
+template <class T>
+std::string label(const char* op, bool packs) {
+  return std::string(op) + " " + type_tag<T>() + (packs ? " packs" : " elements");
+}
+
 // Runs c = formula(a, b) a 16-byte pack per index when the backend wants packs and every array allows it (Views made by
 // Kokkos do; subviews at odd offsets do not); false otherwise (then run the plain functor).
 template <class Exec, class T, class Formula>
@@ -49,24 +56,26 @@ template <class Exec, class T>
 void add(const Exec& space, const vector_view<const T, Exec>& a, const vector_view<const T, Exec>& b,
          const vector_view<T, Exec>& c) {
   check_elementwise<Exec, T>("pk::add", a, b, c);
-  if (!run_packed(space, "pk::add", a.data(), b.data(), c.data(), a.extent(0), sum<T>{}))
-    Kokkos::parallel_for("pk::add", elementwise_policy<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
+  if (!run_packed(space, label<T>("pk::add", true).c_str(), a.data(), b.data(), c.data(), a.extent(0), sum<T>{}))
+    Kokkos::parallel_for(label<T>("pk::add", false), elementwise_policy<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
 }
 
 template <class Exec, class T>
 void axpby(const Exec& space, T alpha, const vector_view<const T, Exec>& a, T beta,
            const vector_view<const T, Exec>& b, const vector_view<T, Exec>& c) {
   check_elementwise<Exec, T>("pk::axpby", a, b, c);
-  if (!run_packed(space, "pk::axpby", a.data(), b.data(), c.data(), a.extent(0), linear_combination<T>{alpha, beta}))
-    Kokkos::parallel_for("pk::axpby", elementwise_policy<Exec>(space, 0, a.extent(0)),
+  if (!run_packed(space, label<T>("pk::axpby", true).c_str(), a.data(), b.data(), c.data(), a.extent(0),
+                  linear_combination<T>{alpha, beta}))
+    Kokkos::parallel_for(label<T>("pk::axpby", false), elementwise_policy<Exec>(space, 0, a.extent(0)),
                          Axpby<T, Exec>{alpha, beta, a, b, c});
 }
 
 template <class Exec, class T>
 void scale(const Exec& space, T alpha, const vector_view<T, Exec>& x) {
   pk::require_initialized("pk::scale");
-  if (!run_packed(space, "pk::scale", x.data(), x.data(), x.data(), x.extent(0), scaled_first<T>{alpha}))
-    Kokkos::parallel_for("pk::scale", elementwise_policy<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});
+  if (!run_packed(space, label<T>("pk::scale", true).c_str(), x.data(), x.data(), x.data(), x.extent(0),
+                  scaled_first<T>{alpha}))
+    Kokkos::parallel_for(label<T>("pk::scale", false), elementwise_policy<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});
 }
 
 // Host-array entry points: move the arrays to the backend, run, bring c back.

@@ -12,6 +12,14 @@
 
 namespace pk::detail {
 
+// The element type in kernel labels ("pk::gemm f32"): what profilers and Kokkos Tools show.
+template <class T>
+constexpr const char* type_tag() {
+  if constexpr (sizeof(T) == 1) return "u8";
+  if constexpr (sizeof(T) == 4) return "f32";
+  return "f64";
+}
+
 template <class... Parts>
 [[noreturn]] void fail(const char* who, Parts&&... parts) {
   std::ostringstream msg;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include <pk/kokkos/filter.hpp>
@@ -129,11 +130,14 @@ void filter_with(const Exec& space, const image_view<const T, Exec>& in, const i
     if (k.separable()) {
       SeparableConv<Radius> op{radius, {}, {}};
       for (int i = 0; i < k.size; ++i) op.row.t[i] = k.row[i], op.column.t[i] = k.column[i];
-      run_tiles("pk::filter (separable)", space, FilterTile<T, Exec, Policy, SeparableConv<Radius>>{in, out, grid, b, op, {}});
+      const std::string label = "pk::filter separable" + std::to_string(k.size) + " " + type_tag<T>();
+      run_tiles(label.c_str(), space, FilterTile<T, Exec, Policy, SeparableConv<Radius>>{in, out, grid, b, op, {}});
     } else {
       Conv2D<Radius> op{radius, {}};
       for (int i = 0; i < k.size * k.size; ++i) op.weights.w[i] = k.weights[i];
-      run_tiles("pk::filter", space, FilterTile<T, Exec, Policy, Conv2D<Radius>>{in, out, grid, b, op, {}});
+      const std::string label =
+          "pk::filter conv" + std::to_string(k.size) + "x" + std::to_string(k.size) + " " + type_tag<T>();
+      run_tiles(label.c_str(), space, FilterTile<T, Exec, Policy, Conv2D<Radius>>{in, out, grid, b, op, {}});
     }
   });
 }
@@ -144,7 +148,8 @@ void sobel_magnitude_with(const Exec& space, const image_view<const T, Exec>& in
   const char* who = "pk::sobel_magnitude";
   pk::require_initialized(who);
   if (!check_filter_views<Exec, T>(who, in, out)) return;
-  run_tiles(who, space, FilterTile<T, Exec, Policy, SobelMagnitude>{in, out, image_grid(in, 1), b, {}, {}});
+  const std::string label = std::string("pk::sobel_magnitude ") + type_tag<T>();
+  run_tiles(label.c_str(), space, FilterTile<T, Exec, Policy, SobelMagnitude>{in, out, image_grid(in, 1), b, {}, {}});
 }
 
 template <class Exec, class T>

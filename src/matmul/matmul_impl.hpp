@@ -25,7 +25,7 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
   const auto m = static_cast<std::int64_t>(c.extent(0)), n = static_cast<std::int64_t>(c.extent(1));
   if (m == 0 || n == 0) return;
   if (k == 0 || alpha == T(0)) {  // C = beta*C; A and B are not read (BLAS semantics)
-    Kokkos::parallel_for("pk::gemm(scale C)", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, m * n),
+    Kokkos::parallel_for(std::string("pk::gemm scale-C ") + type_tag<T>(), Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, m * n),
                          ScaleMatrix<T, Exec>{c, beta, n});
     return;
   }
@@ -45,7 +45,9 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
   f.blocks_n = static_cast<int>((n + functor::TileN - 1) / functor::TileN);
   const auto policy = typename functor::policy(space, league, functor::TeamSize)
                           .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes()));
-  Kokkos::parallel_for("pk::gemm", policy, f);
+  Kokkos::parallel_for(std::string("pk::gemm ") + type_tag<T>() + " " + std::to_string(functor::TileM) + "x" +
+                           std::to_string(functor::TileN) + " tiles",
+                       policy, f);
 }
 
 template <class Exec, class T>
