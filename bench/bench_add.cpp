@@ -37,6 +37,7 @@ void bench_on(const Exec& space, const plan& p, std::vector<row>& out) {
     r.kernel = "add";
     r.name = plain ? "add float" : "axpby float";
     r.size = size_name(n);
+    r.shape = {n};
     r.ours = ours;
     r.unit = "GB/s";
     r.ours_rate = c.bytes() / (ours.median_ms * 1e6);

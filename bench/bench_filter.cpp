@@ -49,6 +49,7 @@ row bench_case(const Exec& space, const plan& p, const filter_row_case& fc, rand
   r.kernel = "filter";
   r.name = fc.name;
   r.size = std::to_string(h) + "x" + std::to_string(w) + "x" + std::to_string(ch);
+  r.shape = {h, w, ch};
   r.ours = ours;
   r.unit = "GB/s";
   const double bytes = c.bytes();

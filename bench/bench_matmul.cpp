@@ -69,6 +69,7 @@ row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, std::in
   r.kernel = "matmul";
   r.name = sizeof(T) == 8 ? "matmul double" : "matmul float";
   r.size = shape_name(m, n, k);
+  r.shape = {m, n, k};
   r.ours = ours;
   r.unit = "GFLOP/s";
   const double flop = c.flop();

@@ -5,22 +5,39 @@
 
 namespace pk_bench {
 
+// At most 100 columns: the peers' names and times, the errors and tolerances are in the JSON;
+// the table names each peer once below. "+-" is our runs' spread, (max - min) / median.
 void print_table(const std::vector<row>& rows, std::FILE* to) {
-  std::fprintf(to, "%-28s %-17s %9s %10s %-7s | %-22s %9s %10s | %6s %6s | %9s %s\n", "kernel", "size", "ms",
-               "rate", "", "peer", "ms", "rate", "ratio", "target", "max err", "check");
+  bool targets = false;
+  for (const row& r : rows) targets = targets || r.target > 0;
+  std::fprintf(to, "%-27s %-14s %8s %13s %5s %8s %6s", "kernel", "size", "ms", "rate", "+-%", "peer ms", "ratio");
+  std::fprintf(to, targets ? " %6s %s\n" : " %s\n", targets ? "target" : "check", "check");
+  std::vector<std::string> peers;
   for (const row& r : rows) {
-    std::fprintf(to, "%-28s %-17s %9.3f %10.1f %-7s | ", r.name.c_str(), r.size.c_str(), r.ours.median_ms, r.ours_rate,
-                 r.unit.c_str());
+    char rate[32];
+    std::snprintf(rate, sizeof rate, r.ours_rate >= 100 ? "%.0f %s" : "%.1f %s", r.ours_rate, r.unit.c_str());
+    const double spread = r.ours.median_ms > 0 ? 100.0 * (r.ours.max_ms - r.ours.min_ms) / r.ours.median_ms : 0;
+    std::fprintf(to, "%-27s %-14s %8.3f %13s %5.1f ", r.name.c_str(), r.size.c_str(), r.ours.median_ms, rate, spread);
     if (r.peer.empty())
-      std::fprintf(to, "%-22s %9s %10s | %6s ", "(none)", "-", "-", "-");
+      std::fprintf(to, "%8s %6s", "-", "-");
     else
-      std::fprintf(to, "%-22s %9.3f %10.1f | %6.3f ", r.peer.c_str(), r.theirs.median_ms, r.peer_rate, r.ratio);
-    if (r.target > 0)
-      std::fprintf(to, "%6.2f | ", r.target);
-    else
-      std::fprintf(to, "%6s | ", "-");
-    std::fprintf(to, "%9.2e %s\n", r.error, r.pass() ? "PASS" : "FAIL");
+      std::fprintf(to, "%8.3f %6.3f", r.theirs.median_ms, r.ratio);
+    if (targets) r.target > 0 ? std::fprintf(to, " %6.2f", r.target) : std::fprintf(to, " %6s", "-");
+    std::fprintf(to, " %s\n", r.pass() ? "PASS" : "FAIL");
+    const std::string peer = r.peer.empty() ? "(none)" : r.peer;
+    bool seen = false;
+    for (const std::string& q : peers) seen = seen || q == peer;
+    if (!seen) peers.push_back(peer);
   }
+  std::string line = "peers:";  // wrapped at 100 columns
+  for (const std::string& q : peers) {
+    if (line.size() + 1 + q.size() + 1 > 100) {
+      std::fprintf(to, "%s\n", line.c_str());
+      line = "      ";
+    }
+    line += " " + q + (&q == &peers.back() ? "" : ",");
+  }
+  std::fprintf(to, "%s\n", line.c_str());
 }
 
 namespace {
@@ -78,12 +95,17 @@ void write_json(const context& ctx, const std::vector<row>& rows, std::FILE* to)
   std::fprintf(to, ",\n  \"concurrency\": %d", ctx.concurrency);
   field(to, ",\n  ", "kokkos", ctx.kokkos_version);
   field(to, ",\n  ", "date", ctx.date);
+  field(to, ",\n  ", "pk_version", ctx.pk_version);
+  field(to, ",\n  ", "commit", ctx.commit);
   std::fprintf(to, ",\n  \"results\": [");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const row& r = rows[i];
     field(to, i ? ",\n    {" : "\n    {", "kernel", r.kernel);
     field(to, ", ", "name", r.name);
     field(to, ", ", "size", r.size);
+    std::fprintf(to, ", \"shape\": [");
+    for (std::size_t d = 0; d < r.shape.size(); ++d) std::fprintf(to, d ? ", %lld" : "%lld", static_cast<long long>(r.shape[d]));
+    std::fprintf(to, "]");
     field(to, ", ", "unit", r.unit);
     field(to, ",\n     ", "ours", r.ours);
     field(to, ", ", "ours_rate", r.ours_rate);

@@ -1,5 +1,6 @@
 #pragma once
 // One line of the benchmark table: our kernel and its peer on the same case, and the check.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct row {
   std::string kernel;     // "add", "filter", "matmul"
   std::string name;       // "add float", "conv 5x5 float C1", "sgemm"
   std::string size;       // "2^28", "8192x8192", "4096^3"
+  std::vector<std::int64_t> shape;  // the same as numbers: {n}, {h, w, channels}, {m, n, k}
   timing ours;
   double ours_rate = 0;   // in unit
   std::string unit;       // "GB/s" (effective: bytes the kernel must move) or "GFLOP/s"
@@ -35,7 +37,7 @@ struct row {
 };
 
 struct context {
-  std::string backend, device, kokkos_version, date;
+  std::string backend, device, kokkos_version, date, pk_version, commit;
   int concurrency = 0;
 };
 

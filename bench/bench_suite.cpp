@@ -64,6 +64,13 @@ std::string utc_now() {
 
 }  // namespace
 
+#ifndef PK_VERSION
+#define PK_VERSION "unknown"
+#endif
+#ifndef PK_COMMIT
+#define PK_COMMIT "unknown"
+#endif
+
 int run(const options& o) {
   const plan p = make_plan(o);
   const auto wanted = [&](const char* kernel) { return o.only.empty() || o.only.count(kernel) != 0; };
@@ -75,6 +82,8 @@ int run(const options& o) {
   ctx.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
                        "." + std::to_string(KOKKOS_VERSION % 100);
   ctx.date = utc_now();
+  ctx.pk_version = PK_VERSION;
+  ctx.commit = PK_COMMIT;
 
   // Open the JSON file first: a path that cannot be written fails before minutes of work.
   std::FILE* json = nullptr;
@@ -85,7 +94,7 @@ int run(const options& o) {
     if (!json) throw pk::error("bench: cannot write '" + o.json_path + "': " + std::strerror(errno));
   }
   std::FILE* table = json == stdout ? stderr : stdout;
-  std::fprintf(table, "pk bench on %s (%s, %d threads), Kokkos %s, median of %d runs after 2 warm-ups\n",
+  std::fprintf(table, "pk bench on %s (%s, %d threads), Kokkos %s\nmedian of %d runs after >= 100 ms of warm-up\n",
                ctx.backend.c_str(), ctx.device.c_str(), ctx.concurrency, ctx.kokkos_version.c_str(), p.runs);
 
   std::vector<row> rows;

@@ -76,14 +76,18 @@ class stopwatch<Kokkos::Cuda> {
 
 // runs > 0: that many timed runs. runs == 0: as many as fit, from 5 for fast work down to 1 when
 // a warm-up alone took over a second (so that `pk demo` stays quick on two cores).
+// Warm-up: `warmups` runs, and more until they add up to warm_ms (at most 100 runs). Seen on the
+// 2-core machine with OMP_PROC_BIND unset: a process's first add of 2^20 floats ran 8 ms a time
+// for about the first 100 ms, then 0.22 ms; two warm-ups had left it in the median.
 template <class Exec, class Run>
-timing measure(const Exec& space, Run&& run, int runs, int warmups = 2) {
+timing measure(const Exec& space, Run&& run, int runs, int warmups = 2, double warm_ms = 100) {
   stopwatch<Exec> clock(space);
-  double warm = 0;
-  for (int w = 0; w < warmups; ++w) {
+  double warm = 0, warm_total = 0;
+  for (int w = 0; w < warmups || (warm_total < warm_ms && w < 100); ++w) {
     clock.start();
     run();
     warm = clock.stop_ms();
+    warm_total += warm;
   }
   if (runs <= 0) runs = warm > 1000 ? 1 : warm > 200 ? 3 : 5;
   std::vector<double> ms;

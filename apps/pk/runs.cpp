@@ -22,7 +22,7 @@ std::string count_name(std::int64_t n) {
 template <class Case, class Exec>
 void time_it(measurement& m, const Case& c, const Exec& space, int repeat, double amount, const char* unit) {
   m.unit = unit;
-  const auto t = pk_harness::measure(space, [&] { c.run(space); }, repeat, 1);
+  const auto t = pk_harness::measure(space, [&] { c.run(space); }, repeat, 1, 0);  // quick: one warm-up
   m.ms = t.median_ms;
   m.runs = t.runs;
   m.throughput = amount / (t.median_ms * 1e6);
