@@ -14,6 +14,17 @@ install(TARGETS ${pk_install_targets} EXPORT portable_kernelsTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The Kokkos that tools/install-deps.sh built into .deps/ lives in the source clone only: it is
+# installed into the same prefix, so that the prefix alone serves find_package(portable_kernels).
+# A Kokkos of your own (Kokkos_ROOT) stays where it is; the package config records its path.
+option(PK_INSTALL_KOKKOS "Install the Kokkos of .deps/ with portable_kernels" ${pk_kokkos_from_deps})
+if(PK_INSTALL_KOKKOS)
+  if(NOT pk_kokkos_from_deps)
+    message(FATAL_ERROR "PK_INSTALL_KOKKOS: this build's Kokkos (${Kokkos_DIR}) is not the one of .deps/; "
+                        "install it yourself")
+  endif()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/.deps/kokkos/ DESTINATION . USE_SOURCE_PERMISSIONS)
+endif()
 install(EXPORT portable_kernelsTargets NAMESPACE portable_kernels::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/portable_kernels)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/portable_kernelsConfig.cmake.in

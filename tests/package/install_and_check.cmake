@@ -17,6 +17,15 @@ set(expected
     ${LIBDIR}/cmake/portable_kernels/portable_kernelsConfig.cmake
     ${LIBDIR}/cmake/portable_kernels/portable_kernelsConfigVersion.cmake
     ${LIBDIR}/cmake/portable_kernels/portable_kernelsTargets.cmake)
+if(KOKKOS)  # PK_INSTALL_KOKKOS: the Kokkos of .deps/ beside it
+  list(APPEND expected ${LIBDIR}/cmake/Kokkos/KokkosConfig.cmake include/Kokkos_Core.hpp)
+endif()
+if(PYTHON_MODULE)  # the Python module, where that Python looks in this prefix
+  file(GLOB module ${PREFIX}/${PYTHON_MODULE}/portable_kernels*.so)
+  if(NOT module)
+    message(FATAL_ERROR "the install prefix lacks the Python module in ${PYTHON_MODULE}")
+  endif()
+endif()
 set(libraries portable_kernels)
 if(IMAGE_IO)
   list(APPEND expected include/pk/image_io.hpp)
@@ -36,7 +45,8 @@ endforeach()
 # No private header (src/) may leak into the prefix.
 file(GLOB_RECURSE installed_headers RELATIVE ${PREFIX}/include ${PREFIX}/include/*)
 foreach(h ${installed_headers})
-  if(NOT h MATCHES "^pk/")
+  # pk's own are under pk/; with KOKKOS, Kokkos' headers sit beside them (but none of src/'s folders)
+  if((NOT KOKKOS AND NOT h MATCHES "^pk/") OR h MATCHES "^(add|core|filter|image_io|matmul|reference)/")
     message(FATAL_ERROR "unexpected header installed: include/${h}")
   endif()
 endforeach()
