@@ -14,10 +14,10 @@
 namespace pk_app {
 
 int cmd_demo(const std::vector<std::string>& args) {
-  const parsed_args p = parse_args("demo", args, {}, {"--repeat"});
+  const parsed_args p = parse_args("demo", args, {}, {"--repeat", "--json"});
   if (p.help) {
     std::printf(
-        "usage: pk demo [--backend NAME] [--repeat R]\n\n"
+        "usage: pk demo [--backend NAME] [--repeat R] [--json FILE]\n\n"
         "Runs each kernel on random data on one backend and checks it against float64:\n"
         "  add       float, 2^24 elements                        checked in full\n"
         "  filter    gaussian5 and sobel, 2048x2048 float image;  checked in full\n"
@@ -29,6 +29,7 @@ int cmd_demo(const std::vector<std::string>& args) {
   }
   if (!p.positional.empty()) usage_fail("demo", "takes no arguments, got '" + p.positional[0] + "'");
   const int repeat = p.value("--repeat") ? int(parse_count("demo", "--repeat", *p.value("--repeat"), 1, 100)) : 0;
+  if (p.value("--json")) require_writable("demo", *p.value("--json"));
   const pk::backend on = globals().backend;
   const pk::device_info device = pk::current_device(on);
   std::fprintf(stderr, "pk demo: backend %s (%s, %s at once), random inputs from seed %llu\n",
@@ -49,7 +50,9 @@ int cmd_demo(const std::vector<std::string>& args) {
   step("matmul, float, 1024^3", [&] { return run_matmul(on, 1024, 1024, 1024, false, false, false, repeat, true); });
 
   std::printf("pk demo on %s (%s)\n\n", pk::to_string(on), device.name.c_str());
-  print_table(rows);
+  const std::string* json = p.value("--json");
+  print_table(rows, json && *json == "-" ? stderr : stdout);
+  if (json) write_json("demo", rows, on, *json);
   std::printf(
       "\ntime: median of runs after a warm-up, each ending in a fence, on data already in the\n"
       "backend's memory (no host-device copies).\n"

@@ -1,9 +1,19 @@
 // The table and summary lines the commands print.
 #include "report.hpp"
 
+#ifndef PK_VERSION
+#define PK_VERSION "unknown"
+#endif
+
 #include "options.hpp"
 
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <ctime>
 #include <string>
+
+#include <pk/error.hpp>
 
 namespace pk_app {
 
@@ -26,6 +36,53 @@ void print_summary(const measurement& m, pk::backend on, std::FILE* to) {
     std::fprintf(to, ", max relative error %.2e (tolerance %.2e, %s): %s", m.error, m.tolerance, m.check_note.c_str(),
                  m.pass() ? "PASS" : "FAIL");
   std::fprintf(to, "\n");
+}
+
+namespace {
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+void require_writable(const std::string& command, const std::string& path) {
+  if (path == "-") return;
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) throw pk::error(command + ": cannot write '" + path + "': " + std::strerror(errno));
+  std::fclose(f);
+}
+
+void write_json(const std::string& command, const std::vector<measurement>& rows, pk::backend on,
+                const std::string& path) {
+  std::FILE* to = path == "-" ? stdout : std::fopen(path.c_str(), "w");
+  if (!to) throw pk::error(command + ": cannot write '" + path + "': " + std::strerror(errno));
+  const pk::device_info d = pk::current_device(on);
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::fprintf(to, "{\n  \"command\": %s,\n  \"backend\": %s,\n  \"device\": %s,\n  \"concurrency\": %d,\n",
+               quoted(command).c_str(), quoted(pk::to_string(on)).c_str(), quoted(d.name).c_str(), d.concurrency);
+  std::fprintf(to, "  \"pk_version\": %s,\n  \"date\": %s,\n  \"results\": [", quoted(PK_VERSION).c_str(),
+               quoted(date).c_str());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const measurement& m = rows[i];
+    std::fprintf(to, "%s\n    {\"kernel\": %s, \"size\": %s, \"ms\": %.6g, \"runs\": %d, \"throughput\": %.6g, "
+                 "\"unit\": %s,\n     \"checked\": %s",
+                 i ? "," : "", quoted(m.kernel).c_str(), quoted(m.size).c_str(), m.ms, m.runs, m.throughput,
+                 quoted(m.unit).c_str(), m.checked ? "true" : "false");
+    if (m.checked)
+      std::fprintf(to, ", \"error\": %.6g, \"tolerance\": %.6g, \"check\": %s", std::isfinite(m.error) ? m.error : -1.0,
+                   m.tolerance, quoted(m.check_note).c_str());
+    std::fprintf(to, ", \"pass\": %s}", m.pass() ? "true" : "false");
+  }
+  std::fprintf(to, "\n  ]\n}\n");
+  if (to != stdout && std::fclose(to) != 0) throw pk::error(command + ": cannot write '" + path + "'");
 }
 
 }  // namespace pk_app

@@ -3,6 +3,7 @@
 #include <pk/kokkos/on_backend.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <cases.hpp>
@@ -82,6 +83,9 @@ measurement run_matmul(pk::backend on, std::int64_t m, std::int64_t n, std::int6
       using T = decltype(zero);
       pk_harness::random_stream rng;
       const pk_harness::gemm_case<T, decltype(space)> c(m, n, k, transpose_a, transpose_b, rng);
+      if (c.flop() >= 1e12)  // long products say what they are before the minutes they take
+        std::fprintf(stderr, "pk matmul: %.1f TFLOP a run (a warm-up, then up to 5 timed runs) on %s...\n",
+                     c.flop() / 1e12, pk::to_string(on));
       measurement r;
       r.kernel = sizeof(T) == 4 ? "matmul float" : "matmul double";
       r.size = m == n && n == k ? std::to_string(m) + "^3"
