@@ -5,6 +5,8 @@
 #include <pk/kokkos/on_backend.hpp>
 #include <pk/profile.hpp>
 
+#include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -55,4 +57,29 @@ TEST_CASE("without a profiler nothing is counted, and a new one starts from zero
           pk::span<float>(c.data(), c.size()));
   pk::profiler profile;
   CHECK(profile.kernels().empty());
+}
+
+namespace {
+std::vector<std::string>& regions() {
+  static std::vector<std::string> r;
+  return r;
+}
+void push_region(const char* name) { regions().push_back(name); }
+}  // namespace
+
+TEST_CASE("each public call is a Kokkos Tools region named after it") {
+  namespace tools = Kokkos::Tools::Experimental;
+  const auto saved = tools::get_callbacks();
+  tools::set_push_region_callback(push_region);
+  regions().clear();
+  std::vector<float> a = pk_test::random_vector<float>(64), c(64);
+  std::vector<float> img = pk_test::random_vector<float>(16 * 16), out(16 * 16);
+  pk::add(pk::backend::serial, pk::span<const float>(a.data(), a.size()), pk::span<const float>(a.data(), a.size()),
+          pk::span<float>(c.data(), c.size()));
+  pk::filter(pk::backend::serial, pk::image_ref<const float>{img.data(), 16, 16, 1},
+             pk::image_ref<float>{out.data(), 16, 16, 1}, pk::custom_kernel(3, pk_test::random_vector<float>(9)));
+  tools::set_callbacks(saved);
+  const auto& r = regions();
+  CHECK(std::find(r.begin(), r.end(), "pk::add") != r.end());
+  CHECK(std::find(r.begin(), r.end(), "pk::filter") != r.end());
 }

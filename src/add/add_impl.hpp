@@ -9,6 +9,7 @@
 #include "add/add_functors.hpp"
 #include "add/add_host.hpp"
 #include "core/check.hpp"
+#include "core/region.hpp"
 #include "core/host_views.hpp"
 #include <pk/runtime.hpp>
 
@@ -56,6 +57,7 @@ template <class Exec, class T>
 void add(const Exec& space, const vector_view<const T, Exec>& a, const vector_view<const T, Exec>& b,
          const vector_view<T, Exec>& c) {
   check_elementwise<Exec, T>("pk::add", a, b, c);
+  const tools_region region("pk::add");
   if (!run_packed(space, label<T>("pk::add", true).c_str(), a.data(), b.data(), c.data(), a.extent(0), sum<T>{}))
     Kokkos::parallel_for(label<T>("pk::add", false), elementwise_policy<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
 }
@@ -64,6 +66,7 @@ template <class Exec, class T>
 void axpby(const Exec& space, T alpha, const vector_view<const T, Exec>& a, T beta,
            const vector_view<const T, Exec>& b, const vector_view<T, Exec>& c) {
   check_elementwise<Exec, T>("pk::axpby", a, b, c);
+  const tools_region region("pk::axpby");
   if (!run_packed(space, label<T>("pk::axpby", true).c_str(), a.data(), b.data(), c.data(), a.extent(0),
                   linear_combination<T>{alpha, beta}))
     Kokkos::parallel_for(label<T>("pk::axpby", false), elementwise_policy<Exec>(space, 0, a.extent(0)),
@@ -73,6 +76,7 @@ void axpby(const Exec& space, T alpha, const vector_view<const T, Exec>& a, T be
 template <class Exec, class T>
 void scale(const Exec& space, T alpha, const vector_view<T, Exec>& x) {
   pk::require_initialized("pk::scale");
+  const tools_region region("pk::scale");
   if (!run_packed(space, label<T>("pk::scale", true).c_str(), x.data(), x.data(), x.data(), x.extent(0),
                   scaled_first<T>{alpha}))
     Kokkos::parallel_for(label<T>("pk::scale", false), elementwise_policy<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});

@@ -9,6 +9,8 @@
 #include <pk/kokkos/on_backend.hpp>
 #include <pk/runtime.hpp>
 
+#include "core/region.hpp"
+
 namespace pk::detail {
 
 std::string available_backend_names();  // "openmp, serial"
@@ -19,6 +21,7 @@ decltype(auto) on_backend(backend b, const char* who, F&& f) {
   if (!is_available(b))
     throw error(std::string(who) + ": backend '" + to_string(b) +
                 "' is not compiled into this build (available: " + available_backend_names() + ")");
+  const tools_region region(who);  // the host-array call: its copies and kernels
   return pk::on_backend(b, static_cast<F&&>(f));
 }
 

@@ -12,6 +12,7 @@
 #include <pk/runtime.hpp>
 
 #include "core/check.hpp"
+#include "core/region.hpp"
 #include "core/host_views.hpp"
 #include "filter/filter_checks.hpp"
 #include "filter/filter_host.hpp"
@@ -121,6 +122,7 @@ template <class Exec, class T, class Policy>
 void filter_with(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
                  const filter_kernel& k, border b) {
   const char* who = "pk::filter";
+  const tools_region region(who);
   pk::require_initialized(who);
   check_filter_kernel(who, k);
   if (!check_filter_views<Exec, T>(who, in, out)) return;
@@ -146,6 +148,7 @@ template <class Exec, class T, class Policy>
 void sobel_magnitude_with(const Exec& space, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
                           border b) {
   const char* who = "pk::sobel_magnitude";
+  const tools_region region(who);
   pk::require_initialized(who);
   if (!check_filter_views<Exec, T>(who, in, out)) return;
   const std::string label = std::string("pk::sobel_magnitude ") + type_tag<T>();

@@ -9,6 +9,7 @@
 #include <pk/runtime.hpp>
 
 #include "core/check.hpp"
+#include "core/region.hpp"
 #include "core/host_views.hpp"
 #include "matmul/gemm_functor.hpp"
 #include "matmul/gemm_policy.hpp"
@@ -54,6 +55,7 @@ template <class Exec, class T>
 void gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
           const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c) {
   const char* who = "pk::gemm";
+  const tools_region region(who);
   pk::require_initialized(who);
   const bool ta = op_a == op::transpose, tb = op_b == op::transpose;
   const auto m = static_cast<std::int64_t>(ta ? a.extent(1) : a.extent(0));
