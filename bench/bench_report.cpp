@@ -1,6 +1,8 @@
 // The benchmark table and its JSON form.
 #include "bench_row.hpp"
 
+#include <json.hpp>
+
 #include <cmath>
 
 namespace pk_bench {
@@ -42,25 +44,9 @@ void print_table(const std::vector<row>& rows, std::FILE* to) {
 
 namespace {
 
-void json_string(std::FILE* to, const std::string& s) {
-  std::fputc('"', to);
-  for (char c : s) {
-    if (c == '"' || c == '\\') std::fputc('\\', to);
-    if (static_cast<unsigned char>(c) < 0x20) {
-      std::fprintf(to, "\\u%04x", c);
-      continue;
-    }
-    std::fputc(c, to);
-  }
-  std::fputc('"', to);
-}
+void json_string(std::FILE* to, const std::string& s) { std::fputs(pk_harness::json_quoted(s).c_str(), to); }
 
-void json_number(std::FILE* to, double v) {
-  if (std::isfinite(v))
-    std::fprintf(to, "%.6g", v);
-  else
-    std::fputs("null", to);
-}
+void json_number(std::FILE* to, double v) { std::fputs(pk_harness::json_number(v).c_str(), to); }
 
 void json_timing(std::FILE* to, const timing& t) {
   std::fprintf(to, "{\"median_ms\": ");

@@ -7,6 +7,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include <json.hpp>
+
 #ifndef PK_VERSION
 #define PK_VERSION "unknown"
 #endif
@@ -36,10 +38,8 @@ int cmd_info(const std::vector<std::string>& args) {
       first_backend = false;
       bool first = true;
       for (const pk::device_info& d : pk::list_devices(b)) {
-        std::string name;
-        for (char c : d.name)
-          if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) name += c;
-        std::printf("%s\n      {\"id\": %d, \"name\": \"%s\", \"concurrency\": %d, \"memory_bytes\": %zu, "
+        const std::string name = pk_harness::json_quoted(d.name);
+        std::printf("%s\n      {\"id\": %d, \"name\": %s, \"concurrency\": %d, \"memory_bytes\": %zu, "
                     "\"free_bytes\": %zu",
                     first ? "" : ",", d.id, name.c_str(), d.concurrency, d.memory_bytes, d.free_bytes);
         if (b == pk::backend::cuda)

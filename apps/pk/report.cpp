@@ -7,6 +7,8 @@
 
 #include "options.hpp"
 
+#include <json.hpp>
+
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -38,18 +40,7 @@ void print_summary(const measurement& m, pk::backend on, std::FILE* to) {
   std::fprintf(to, "\n");
 }
 
-namespace {
-
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
-  }
-  return out + "\"";
-}
-
-}  // namespace
+using pk_harness::json_quoted;
 
 void require_writable(const std::string& command, const std::string& path) {
   if (path == "-") return;
@@ -67,18 +58,18 @@ void write_json(const std::string& command, const std::vector<measurement>& rows
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::fprintf(to, "{\n  \"command\": %s,\n  \"backend\": %s,\n  \"device\": %s,\n  \"concurrency\": %d,\n",
-               quoted(command).c_str(), quoted(pk::to_string(on)).c_str(), quoted(d.name).c_str(), d.concurrency);
-  std::fprintf(to, "  \"pk_version\": %s,\n  \"date\": %s,\n  \"results\": [", quoted(PK_VERSION).c_str(),
-               quoted(date).c_str());
+               json_quoted(command).c_str(), json_quoted(pk::to_string(on)).c_str(), json_quoted(d.name).c_str(), d.concurrency);
+  std::fprintf(to, "  \"pk_version\": %s,\n  \"date\": %s,\n  \"results\": [", json_quoted(PK_VERSION).c_str(),
+               json_quoted(date).c_str());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const measurement& m = rows[i];
     std::fprintf(to, "%s\n    {\"kernel\": %s, \"size\": %s, \"ms\": %.6g, \"runs\": %d, \"throughput\": %.6g, "
                  "\"unit\": %s,\n     \"checked\": %s",
-                 i ? "," : "", quoted(m.kernel).c_str(), quoted(m.size).c_str(), m.ms, m.runs, m.throughput,
-                 quoted(m.unit).c_str(), m.checked ? "true" : "false");
+                 i ? "," : "", json_quoted(m.kernel).c_str(), json_quoted(m.size).c_str(), m.ms, m.runs, m.throughput,
+                 json_quoted(m.unit).c_str(), m.checked ? "true" : "false");
     if (m.checked)
-      std::fprintf(to, ", \"error\": %.6g, \"tolerance\": %.6g, \"check\": %s", std::isfinite(m.error) ? m.error : -1.0,
-                   m.tolerance, quoted(m.check_note).c_str());
+      std::fprintf(to, ", \"error\": %s, \"tolerance\": %s, \"check\": %s", pk_harness::json_number(m.error).c_str(),
+                   pk_harness::json_number(m.tolerance).c_str(), json_quoted(m.check_note).c_str());
     std::fprintf(to, ", \"pass\": %s}", m.pass() ? "true" : "false");
   }
   std::fprintf(to, "\n  ]\n}\n");

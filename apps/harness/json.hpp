@@ -1,0 +1,35 @@
+#pragma once
+// JSON values for the --json outputs of pk and pk-bench: one quoting rule, one number rule.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace pk_harness {
+
+// "text" with quotes, backslashes and control characters escaped.
+inline std::string json_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A number, or null where JSON has none (NaN, infinity).
+inline std::string json_number(double v) {
+  if (!std::isfinite(v)) return "null";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
+}
+
+}  // namespace pk_harness
