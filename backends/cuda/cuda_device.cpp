@@ -1,10 +1,12 @@
 // The cuda backend's devices (src/core/devices.hpp), described by the CUDA runtime.
 #include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <string>
 
 #include "core/check.hpp"
 #include "core/devices_impl.hpp"
+#include "core/region.hpp"
 
 namespace pk::detail {
 namespace {
@@ -29,6 +31,17 @@ device_info describe(int id) {
     d.free_bytes = free;
   return d;
 }
+
+// pk's call regions as NVTX ranges (core/region.hpp): Nsight Systems shows "pk::filter" and the
+// rest without a Kokkos Tools connector. Installed when this file is linked, which every CUDA build
+// does (it defines the CUDA device queries). nvtx3 is header-only: without a tool attached a
+// range costs a pointer check.
+[[maybe_unused]] const bool nvtx_marks_installed = [] {
+  region_marks& marks = backend_region_marks();
+  marks.push = [](const char* name) { nvtxRangePushA(name); };
+  marks.pop = [] { nvtxRangePop(); };
+  return true;
+}();
 
 }  // namespace
 

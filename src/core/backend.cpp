@@ -10,6 +10,7 @@
 #include "core/check.hpp"
 #include "core/devices.hpp"
 #include "core/dispatch.hpp"
+#include "core/region.hpp"
 
 namespace pk {
 
@@ -141,3 +142,12 @@ void require_memory(backend b, double bytes, const std::string& what) {
 }
 
 }  // namespace pk
+
+namespace pk::detail {
+
+region_marks& backend_region_marks() {
+  static region_marks marks;
+  return marks;
+}
+
+}  // namespace pk::detail
