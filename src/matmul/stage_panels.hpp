@@ -52,48 +52,39 @@ struct stage_panels {
   KOKKOS_INLINE_FUNCTION void pack(std::int64_t s) const {
     const std::int64_t k0 = s * TileK;
     const int kc = g.k - k0 < TileK ? static_cast<int>(g.k - k0) : TileK;
-    constexpr int RowA = a_layout::row_stride, RowB = b_layout::row_stride;
-    for (int p = 0; p < TileM / PanelA; ++p) {
-      T* dst = a_tile + p * a_layout::panel_stride;
-      const std::int64_t gi0 = i0 + p * PanelA;
-      const int rows = g.m - gi0 >= PanelA ? PanelA : (g.m > gi0 ? static_cast<int>(g.m - gi0) : 0);
-      if (g.transpose_a) {  // stored k x m: rows of A are rows of the panel
+    pack_operand<a_layout, PanelA, TileM>(g.a, g.transpose_a, i0, g.m, k0, kc, a_tile);
+    pack_operand<b_layout, PanelB, TileN>(g.b, !g.transpose_b, j0, g.n, k0, kc, b_tile);
+  }
+
+  // One operand's K step as panels: element (kk, x) of the staged tile is X(k0 + kk, x0 + x) when
+  // X is stored K-major (`k_major`: A transposed, B as is; each panel row is then a contiguous copy)
+  // and X(x0 + x, k0 + kk) otherwise (gathered along K, one stored row at a time). Zeros past
+  // x_end; panels wholly past it are skipped: the thread tiles that would read them are.
+  template <class Layout, int Panel, int Width, class View>
+  KOKKOS_INLINE_FUNCTION static void pack_operand(const View& x, bool k_major, std::int64_t x0, std::int64_t x_end,
+                                                  std::int64_t k0, int kc, T* tile) {
+    constexpr int Row = Layout::row_stride;
+    for (int p = 0; p < Width / Panel; ++p) {
+      T* dst = tile + p * Layout::panel_stride;
+      const std::int64_t px0 = x0 + p * Panel;
+      const int inside = x_end - px0 >= Panel ? Panel : (x_end > px0 ? static_cast<int>(x_end - px0) : 0);
+      if (inside == 0) continue;
+      if (k_major) {  // rows of X are rows of the panel
         for (int kk = 0; kk < kc; ++kk) {
-          const T* src = rows > 0 ? &g.a(k0 + kk, gi0) : nullptr;
-          for (int x = 0; x < PanelA; ++x) dst[kk * RowA + x] = x < rows ? src[x] : T(0);
-        }
-      } else {  // stored m x k: row x of the panel is a column here, gathered along k
-        for (int x = 0; x < PanelA; ++x) {
-          if (x < rows) {
-            const T* src = &g.a(gi0 + x, k0);
-            for (int kk = 0; kk < kc; ++kk) dst[kk * RowA + x] = src[kk];
+          const T* src = &x(k0 + kk, px0);
+          if (inside == Panel) {
+            for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = src[c];
           } else {
-            for (int kk = 0; kk < kc; ++kk) dst[kk * RowA + x] = T(0);
+            for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = c < inside ? src[c] : T(0);
           }
         }
-      }
-    }
-    for (int p = 0; p < TileN / PanelB; ++p) {
-      T* dst = b_tile + p * b_layout::panel_stride;
-      const std::int64_t gj0 = j0 + p * PanelB;
-      const int cols = g.n - gj0 >= PanelB ? PanelB : (g.n > gj0 ? static_cast<int>(g.n - gj0) : 0);
-      if (cols == 0) continue;  // thread tiles wholly outside C are skipped, never read
-      if (!g.transpose_b) {  // stored k x n: contiguous rows of PanelB
-        for (int kk = 0; kk < kc; ++kk) {
-          const T* src = &g.b(k0 + kk, gj0);
-          if (cols == PanelB) {
-            for (int x = 0; x < PanelB; ++x) dst[kk * RowB + x] = src[x];
+      } else {  // panel column c is stored row px0 + c of X, gathered along K
+        for (int c = 0; c < Panel; ++c) {
+          if (c < inside) {
+            const T* src = &x(px0 + c, k0);
+            for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = src[kk];
           } else {
-            for (int x = 0; x < PanelB; ++x) dst[kk * RowB + x] = x < cols ? src[x] : T(0);
-          }
-        }
-      } else {  // stored n x k
-        for (int x = 0; x < PanelB; ++x) {
-          if (x < cols) {
-            const T* src = &g.b(gj0 + x, k0);
-            for (int kk = 0; kk < kc; ++kk) dst[kk * RowB + x] = src[kk];
-          } else {
-            for (int kk = 0; kk < kc; ++kk) dst[kk * RowB + x] = T(0);
+            for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = T(0);
           }
         }
       }
