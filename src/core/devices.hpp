@@ -11,6 +11,7 @@
 
 #include <pk/backend.hpp>
 #include <pk/error.hpp>
+#include <pk/kokkos/on_backend.hpp>
 
 namespace pk::detail {
 
@@ -37,15 +38,6 @@ struct host_device_query {
     return host(backend_of<Exec>(), space.concurrency());
   }
   static int count() { return 1; }
-
- private:
-  template <class Exec>
-  static backend backend_of() {
-#if defined(KOKKOS_ENABLE_OPENMP)
-    if constexpr (std::is_same_v<Exec, Kokkos::OpenMP>) return backend::openmp;
-#endif
-    return backend::serial;
-  }
 };
 
 // Calls f(std::common_type<Exec>{}) with the execution space type that backend b names, without
