@@ -15,17 +15,29 @@ struct region_marks {
 };
 region_marks& backend_region_marks();
 
+// Only the outermost pk call on a thread opens a region: a host-array call (its copies and
+// kernels) runs the View call of the same name inside it, which would otherwise nest a twin.
 struct tools_region {
-  explicit tools_region(const char* name) {
+  explicit tools_region(const char* name) : outermost(depth()++ == 0) {
+    if (!outermost) return;
     Kokkos::Profiling::pushRegion(name);
     if (backend_region_marks().push) backend_region_marks().push(name);
   }
   ~tools_region() {
+    --depth();
+    if (!outermost) return;
     if (backend_region_marks().pop) backend_region_marks().pop();
     Kokkos::Profiling::popRegion();
   }
   tools_region(const tools_region&) = delete;
   tools_region& operator=(const tools_region&) = delete;
+
+ private:
+  static int& depth() {
+    static thread_local int open = 0;
+    return open;
+  }
+  bool outermost;
 };
 
 }  // namespace pk::detail
