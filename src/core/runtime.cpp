@@ -37,6 +37,31 @@ void check_options(const runtime_options& options) {
     detail::fail(who, "threads is ", options.threads, ", expected -1 (OMP_NUM_THREADS or all cores) or a count >= 1");
 }
 
+// While it lives, what the process writes to stdout goes to stderr.
+class stdout_to_stderr {
+ public:
+  stdout_to_stderr() {
+    flush();
+    saved_ = dup(STDOUT_FILENO);
+    if (saved_ >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  ~stdout_to_stderr() {
+    flush();
+    if (saved_ < 0) return;
+    dup2(saved_, STDOUT_FILENO);
+    close(saved_);
+  }
+  stdout_to_stderr(const stdout_to_stderr&) = delete;
+  stdout_to_stderr& operator=(const stdout_to_stderr&) = delete;
+
+ private:
+  static void flush() {
+    std::cout.flush();
+    std::fflush(stdout);
+  }
+  int saved_ = -1;
+};
+
 }  // namespace
 
 runtime::runtime(const runtime_options& options) {
@@ -62,16 +87,9 @@ runtime::runtime(const runtime_options& options) {
   setenv("OMP_PROC_BIND", "false", 0);
   // Kokkos' other start-up warnings (e.g. more threads than cores) go to stdout, where a
   // program's results are: they go to stderr instead while Kokkos starts.
-  std::cout.flush();
-  std::fflush(stdout);
-  const int saved_stdout = dup(STDOUT_FILENO);
-  if (saved_stdout >= 0) dup2(STDERR_FILENO, STDOUT_FILENO);
-  Kokkos::initialize(argc, argv.data());
-  std::cout.flush();
-  std::fflush(stdout);
-  if (saved_stdout >= 0) {
-    dup2(saved_stdout, STDOUT_FILENO);
-    close(saved_stdout);
+  {
+    const stdout_to_stderr redirect;  // undone when Kokkos has started, or has thrown
+    Kokkos::initialize(argc, argv.data());
   }
   owns_ = true;
 }
