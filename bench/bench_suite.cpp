@@ -2,11 +2,12 @@
 // and writes the JSON.
 #include "bench_suite.hpp"
 
+#include <json.hpp>
+
 #include <Kokkos_Core.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 
 #include <pk/error.hpp>
 
@@ -55,13 +56,6 @@ plan make_plan(const options& o) {
   return p;
 }
 
-std::string utc_now() {
-  char text[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
 }  // namespace
 
 #ifndef PK_VERSION
@@ -81,7 +75,7 @@ int run(const options& o) {
   ctx.concurrency = dev.concurrency;
   ctx.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
                        "." + std::to_string(KOKKOS_VERSION % 100);
-  ctx.date = utc_now();
+  ctx.date = pk_harness::utc_now();
   ctx.pk_version = PK_VERSION;
   ctx.commit = PK_COMMIT;
 

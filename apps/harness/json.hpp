@@ -1,7 +1,9 @@
 #pragma once
-// JSON values for the --json outputs of pk and pk-bench: one quoting rule, one number rule.
+// JSON values for the --json outputs of pk and pk-bench: one quoting rule, one number rule, one
+// date.
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <string>
 
 namespace pk_harness {
@@ -22,6 +24,14 @@ inline std::string json_quoted(const std::string& s) {
     }
   }
   return out + "\"";
+}
+
+// Now, as the results' "date": 2026-12-05T20:11:21Z.
+inline std::string utc_now() {
+  char text[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
 }
 
 // A number, or null where JSON has none (NaN, infinity).

@@ -10,9 +10,7 @@
 #include <json.hpp>
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
-#include <ctime>
 #include <string>
 
 #include <pk/error.hpp>
@@ -54,13 +52,10 @@ void write_json(const std::string& command, const std::vector<measurement>& rows
   std::FILE* to = path == "-" ? stdout : std::fopen(path.c_str(), "w");
   if (!to) throw pk::error(command + ": cannot write '" + path + "': " + std::strerror(errno));
   const pk::device_info d = pk::current_device(on);
-  char date[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::fprintf(to, "{\n  \"command\": %s,\n  \"backend\": %s,\n  \"device\": %s,\n  \"concurrency\": %d,\n",
                json_quoted(command).c_str(), json_quoted(pk::to_string(on)).c_str(), json_quoted(d.name).c_str(), d.concurrency);
   std::fprintf(to, "  \"pk_version\": %s,\n  \"date\": %s,\n  \"results\": [", json_quoted(PK_VERSION).c_str(),
-               json_quoted(date).c_str());
+               json_quoted(pk_harness::utc_now()).c_str());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const measurement& m = rows[i];
     std::fprintf(to, "%s\n    {\"kernel\": %s, \"size\": %s, \"ms\": %.6g, \"runs\": %d, \"throughput\": %.6g, "
