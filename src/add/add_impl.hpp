@@ -37,17 +37,17 @@ std::string label(const char* op, bool packs) {
   return std::string(op) + " " + type_tag<T>() + (packs ? " packs" : " elements");
 }
 
-// Runs c = formula(a, b) a 16-byte pack per index when the backend wants packs and every array allows it (Views made by
+// Runs c = formula(a, b), labelled "<op> <type> packs", a 16-byte pack per index when the backend wants packs and every array allows it (Views made by
 // Kokkos do; subviews at odd offsets do not); false otherwise (then run the plain functor).
 template <class Exec, class T, class Formula>
-bool run_packed(const Exec& space, const char* label, const T* a, const T* b, T* c, std::size_t n, Formula formula) {
+bool run_packed(const Exec& space, const char* op, const T* a, const T* b, T* c, std::size_t n, Formula formula) {
   if constexpr (!elementwise_packs<Exec>::value) {  // not even compiled for backends without packs
     return false;
   } else {
     using packed = Packed<T, Exec, Formula>;
     if (!packed::aligned(a) || !packed::aligned(b) || !packed::aligned(c)) return false;
     const auto count = static_cast<std::int64_t>(n);
-    Kokkos::parallel_for(label, elementwise_policy<Exec>(space, 0, packed::packs(count)),
+    Kokkos::parallel_for(label<T>(op, true), elementwise_policy<Exec>(space, 0, packed::packs(count)),
                          packed{a, b, c, count, formula});
     return true;
   }
@@ -58,7 +58,7 @@ void add(const Exec& space, const vector_view<const T, Exec>& a, const vector_vi
          const vector_view<T, Exec>& c) {
   check_elementwise<Exec, T>("pk::add", a, b, c);
   const tools_region region("pk::add");
-  if (!run_packed(space, label<T>("pk::add", true).c_str(), a.data(), b.data(), c.data(), a.extent(0), sum<T>{}))
+  if (!run_packed(space, "pk::add", a.data(), b.data(), c.data(), a.extent(0), sum<T>{}))
     Kokkos::parallel_for(label<T>("pk::add", false), elementwise_policy<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
 }
 
@@ -67,8 +67,7 @@ void axpby(const Exec& space, T alpha, const vector_view<const T, Exec>& a, T be
            const vector_view<const T, Exec>& b, const vector_view<T, Exec>& c) {
   check_elementwise<Exec, T>("pk::axpby", a, b, c);
   const tools_region region("pk::axpby");
-  if (!run_packed(space, label<T>("pk::axpby", true).c_str(), a.data(), b.data(), c.data(), a.extent(0),
-                  linear_combination<T>{alpha, beta}))
+  if (!run_packed(space, "pk::axpby", a.data(), b.data(), c.data(), a.extent(0), linear_combination<T>{alpha, beta}))
     Kokkos::parallel_for(label<T>("pk::axpby", false), elementwise_policy<Exec>(space, 0, a.extent(0)),
                          Axpby<T, Exec>{alpha, beta, a, b, c});
 }
@@ -77,8 +76,7 @@ template <class Exec, class T>
 void scale(const Exec& space, T alpha, const vector_view<T, Exec>& x) {
   pk::require_initialized("pk::scale");
   const tools_region region("pk::scale");
-  if (!run_packed(space, label<T>("pk::scale", true).c_str(), x.data(), x.data(), x.data(), x.extent(0),
-                  scaled_first<T>{alpha}))
+  if (!run_packed(space, "pk::scale", x.data(), x.data(), x.data(), x.extent(0), scaled_first<T>{alpha}))
     Kokkos::parallel_for(label<T>("pk::scale", false), elementwise_policy<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});
 }
 
