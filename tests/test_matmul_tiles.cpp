@@ -1,12 +1,12 @@
 // The GEMM policies, shrunk and run on the host: the CPUs' packed panels with an odd thread tile
-// (the scalar fragments) and with several thread tiles (C accumulated over K steps), the GPU's
-// register-prefetch staging and pack fragments with one thread tile per thread (accumulators kept
-// over all K steps), two threads along N, and several tiles a thread. The CUDA policy
+// (scalar fragments) and with several thread tiles of SIMD vectors (C accumulated over K steps),
+// the GPU's two stages through registers and fragments loaded a k ahead with one thread tile per
+// thread (accumulators kept over all K steps), two threads along N, and several tiles a thread. The CUDA policy
 // (backends/cuda/cuda_gemm_policy.hpp) takes these paths with its own numbers.
 #include <pk/matmul.hpp>
 
 #include "matmul/matmul_impl.hpp"
-#include "matmul/stage_prefetch.hpp"
+#include "matmul/copy_prefetch.hpp"
 #include "matmul_reference.hpp"
 #include "test_support.hpp"
 
@@ -14,24 +14,36 @@ namespace {
 
 namespace d = pk::detail;
 
-// Packed panels (one thread), thread tiles of TM x TN, block tiles of BM x BN thread tiles, K steps of TK.
-template <class T, int TM, int TN, int BM, int BN, int TK>
+// A 16-byte SIMD vector of T where the compiler has GCC's vector types, T otherwise.
+template <class T>
+struct vector16 {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+  typedef T type __attribute__((vector_size(16)));
+#else
+  using type = T;
+#endif
+};
+
+// Packed panels (one thread), thread tiles of TM x TN, block tiles of BM x BN thread tiles, K steps
+// of TK; B's rows held as Values.
+template <class T, int TM, int TN, int BM, int BN, int TK, class Value = T>
 struct panels {
   static constexpr int ThreadM = TM, ThreadN = TN, TileM = BM * TM, TileN = BN * TN, TileK = TK, TeamSize = 1;
   using thread_tiles = d::thread_tile_layout<TileM, TileN, ThreadM, ThreadN, ThreadM, ThreadN, false>;
   template <class Gemm>
-  using staging = d::stage_panels<Gemm, ThreadM, ThreadN>;
-  using fragments = d::simd_fragments<T, ThreadM, ThreadN, ThreadM, ThreadN, 16>;
+  using staging = d::staged_steps<Gemm, d::staged_tile_layout<TileM, TileK, ThreadM, 0>,
+                                  d::staged_tile_layout<TileN, TileK, ThreadN, 0>, 1, 64, d::copy_panels>;
+  using fragments = d::tile_fragments<T, thread_tiles, Value, ThreadM, ThreadN, 0, 0>;
   using launch = Kokkos::Schedule<Kokkos::Static>;
 };
-// An odd thread tile, one per block (not a whole number of vectors: the scalar loops).
+// An odd thread tile, one per block, scalars.
 template <class T>
 using one_thread_odd = panels<T, 3, 5, 1, 1, 7>;
-// 2 x 3 thread tiles of one vector's width a block.
+// 2 x 3 thread tiles of two 16-byte vectors' width a block.
 template <class T>
-using one_thread_six_tiles = panels<T, 2, 16 / int(sizeof(T)), 2, 3, 5>;
+using one_thread_six_tiles = panels<T, 2, 32 / int(sizeof(T)), 2, 3, 5, typename vector16<T>::type>;
 
-// The register prefetch into two stages and pack fragments: thread tiles of 2 x 2 packs
+// The register prefetch into two stages and pack fragments loaded a k ahead: thread tiles of 2 x 2 packs
 // (SubM x SubN), Threads teams' threads along N, Tiles thread tiles a thread.
 template <class T, int ThreadsN, int Tiles>
 struct prefetch {
@@ -40,8 +52,9 @@ struct prefetch {
   static constexpr int TileK = 2 * Vec, TeamSize = ThreadsN;
   using thread_tiles = d::thread_tile_layout<TileM, TileN, ThreadM, ThreadN, Vec, Vec, true>;
   template <class Gemm>
-  using staging = d::stage_prefetch<Gemm, Vec, 0>;
-  using fragments = d::pack_fragments<T, thread_tiles, ThreadM, ThreadN, TileM + Vec, TileN, TileK>;
+  using staging = d::staged_steps<Gemm, d::staged_tile_layout<TileM, TileK, TileM, Vec>,
+                                  d::staged_tile_layout<TileN, TileK, TileN, 0>, 2, 16, d::copy_prefetch>;
+  using fragments = d::tile_fragments<T, thread_tiles, T, TileM + Vec, TileN, TileK, 1>;
   using launch = Kokkos::Schedule<Kokkos::Static>;
 };
 

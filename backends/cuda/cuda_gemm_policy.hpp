@@ -13,10 +13,11 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/pack.hpp"
+#include "matmul/copy_prefetch.hpp"
 #include "matmul/gemm_fragments.hpp"
 #include "matmul/gemm_functor.hpp"
 #include "matmul/gemm_policy.hpp"
-#include "matmul/stage_prefetch.hpp"
+#include "matmul/gemm_staging.hpp"
 
 namespace pk::detail {
 
@@ -27,8 +28,9 @@ struct cuda_gemm_policy {
   static constexpr int TeamSize = (TileM / ThreadM) * (TileN / ThreadN);  // 256
   using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, Vec, Vec, true>;
   template <class Gemm>
-  using staging = stage_prefetch<Gemm, Pad, Pad>;
-  using fragments = pack_fragments<T, thread_tiles, ThreadM, ThreadN, TileM + Pad, TileN + Pad, TileK>;
+  using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, TileM, Pad>, staged_tile_layout<TileN, TileK, TileN, Pad>,
+                               2, 16, copy_prefetch>;
+  using fragments = tile_fragments<T, thread_tiles, T, TileM + Pad, TileN + Pad, TileK, 1>;
   using launch = Kokkos::LaunchBounds<TeamSize, 2>;
 };
 

@@ -8,7 +8,8 @@
 #include "../bench_row.hpp"
 #include "../peers.hpp"
 #include "matmul/matmul_impl.hpp"
-#include "matmul/stage_prefetch.hpp"
+#include "matmul/copy_prefetch.hpp"
+#include "matmul/gemm_staging.hpp"
 #include "tune.hpp"
 
 namespace pk_tune {
@@ -23,8 +24,9 @@ struct tiles {
   static constexpr int TeamSize = (TM / ThM) * (TN / ThN);
   using thread_tiles = pk::detail::thread_tile_layout<TM, TN, ThM, ThN, Vec, Vec, true>;
   template <class Gemm>
-  using staging = pk::detail::stage_prefetch<Gemm, Vec, Vec>;
-  using fragments = pk::detail::pack_fragments<T, thread_tiles, ThM, ThN, TM + Vec, TN + Vec, TK>;
+  using staging = pk::detail::staged_steps<Gemm, pk::detail::staged_tile_layout<TM, TK, TM, Vec>,
+                                           pk::detail::staged_tile_layout<TN, TK, TN, Vec>, 2, 16, pk::detail::copy_prefetch>;
+  using fragments = pk::detail::tile_fragments<T, thread_tiles, T, TM + Vec, TN + Vec, TK, 1>;
   using launch = Kokkos::LaunchBounds<TeamSize, MinTeams>;
   static std::string name() {
     return std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " thread " +

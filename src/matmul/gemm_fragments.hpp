@@ -1,6 +1,20 @@
 #pragma once
-// How a thread reads its thread tile's operands from the staged K step, k by k, and feeds them to
-// rank1_update (gemm_math.hpp): the "fragments" of a backend's GEMM policy.
+// How a thread reads its thread tile's operands from a staged K step, k by k, and feeds them to
+// rank1_update (gemm_math.hpp): the fragments, one template for every backend. Its parameters are
+// the backend's choice (its GEMM policy):
+//  - Value: how the thread holds its row of op(B): scalars (GPUs), or SIMD vectors of consecutive
+//    columns against which A's scalars are broadcast (CPUs: per k, ThreadN/lanes vector loads of B,
+//    ThreadM broadcasts of A and ThreadM x ThreadN/lanes FMAs, the accumulators never leaving
+//    registers; GCC's auto-vectorizer turns the scalar form into shuffles and spills);
+//  - Steps: the K step's length when staging pads every step to a whole one (GPUs: a loop the
+//    compiler unrolls), or 0 for the length given (CPUs: the last step may be shorter);
+//  - Lookahead: how many k ahead of its multiply-adds a thread loads its operands. 1 on GPUs: the
+//    loads of k+1 are in flight during the 64 FFMAs of k, whatever ptxas schedules (measured on the
+//    H200: without it ptxas issued each k's loads right before their FFMAs, SGEMM 0.79 -> 0.75 of
+//    cuBLAS). 0 on CPUs, whose 16 vector registers hold 12 accumulators and one set of operands.
+// A thread tile's values lie as thread_tile_layout says: SubM (SubN) runs of VecM (VecN)
+// consecutive values, SpanM (SpanN) apart, rows RowA (RowB) apart per k. A run of one 16-byte pack
+// is loaded as one (LDS.128 on a GPU).
 #include <Kokkos_Core.hpp>
 #include <cstring>
 
@@ -10,88 +24,80 @@
 
 namespace pk::detail {
 
-// GPUs: a thread tile of SubM x SubN sub-tiles of one 16-byte pack each way (Tile:
-// thread_tile_layout), so that per k a thread issues SubM + SubN shared-memory pack loads (LDS.128)
-// for ThreadM x ThreadN multiply-adds. The K step is whole: staging pads it with zeros.
-template <class T, class Tile, int ThreadM, int ThreadN, int RowA, int RowB, int TileK>
-struct pack_fragments {
-  static constexpr int Vec = pack<T>::size;
-  static_assert(ThreadM == Tile::SubM * Vec && ThreadN == Tile::SubN * Vec, "sub-tiles of one pack each way");
-  KOKKOS_INLINE_FUNCTION static void multiply(T (&acc)[ThreadM][ThreadN], const T* sa, const T* sb, int) {
-    PK_UNROLL
-    for (int kk = 0; kk < TileK; ++kk) {
-      T a[ThreadM], b[ThreadN];
-      PK_UNROLL
-      for (int s = 0; s < Tile::SubM; ++s) {
-        const pack<T> p = *reinterpret_cast<const pack<T>*>(sa + kk * RowA + s * Tile::SpanM);
-        PK_UNROLL
-        for (int v = 0; v < Vec; ++v) a[s * Vec + v] = p.v[v];
-      }
-      PK_UNROLL
-      for (int s = 0; s < Tile::SubN; ++s) {
-        const pack<T> p = *reinterpret_cast<const pack<T>*>(sb + kk * RowB + s * Tile::SpanN);
-        PK_UNROLL
-        for (int v = 0; v < Vec; ++v) b[s * Vec + v] = p.v[v];
-      }
-      rank1_update(acc, a, b);
-    }
+// A Value (T, or a SIMD vector of T) from consecutive T's, and back.
+template <class Value, class T>
+KOKKOS_FORCEINLINE_FUNCTION Value load_value(const T* p) {
+  if constexpr (sizeof(Value) == sizeof(T)) {
+    return *p;
+  } else {
+    Value v;
+    std::memcpy(&v, p, sizeof(Value));
+    return v;
   }
-};
+}
+template <class Value, class T>
+KOKKOS_FORCEINLINE_FUNCTION void store_value(T* p, const Value& v) {
+  if constexpr (sizeof(Value) == sizeof(T)) {
+    *p = v;
+  } else {
+    std::memcpy(p, &v, sizeof(Value));
+  }
+}
 
-// CPUs: the thread tile's rows of A and columns of B are contiguous in their panels (ThreadM and
-// ThreadN wide: stage_panels.hpp), kc of them. Where the compiler has GCC's vector types and
-// ThreadN is whole vectors (VectorBytes each), B's row is ThreadN / lanes vector registers and A's
-// values are broadcast against them: per k, ThreadN/lanes loads of B, ThreadM broadcasts of A and
-// ThreadM x ThreadN/lanes FMAs, the accumulators never leaving registers (GCC's auto-vectorizer
-// turns the scalar form into shuffles and spills). Otherwise scalars.
-template <class T, int ThreadM, int ThreadN, int RowA, int RowB, int VectorBytes>
-struct simd_fragments {
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
-  typedef T vec __attribute__((vector_size(VectorBytes)));
-  static constexpr int Lanes = VectorBytes / static_cast<int>(sizeof(T));
-  static constexpr bool vectors = ThreadN % Lanes == 0;
-#else
-  using vec = T;
-  static constexpr int Lanes = 1;
-  static constexpr bool vectors = false;
-#endif
+// N consecutive T's as N / lanes Values; one 16-byte pack of scalars as one load.
+template <int N, class Value, class T>
+KOKKOS_FORCEINLINE_FUNCTION void load_run(Value* dst, const T* src) {
+  constexpr int Lanes = static_cast<int>(sizeof(Value) / sizeof(T));
+  if constexpr (Lanes == 1 && N * sizeof(T) == sizeof(pack<T>)) {
+    const pack<T> p = *reinterpret_cast<const pack<T>*>(src);
+    PK_UNROLL
+    for (int v = 0; v < N; ++v) dst[v] = p.v[v];
+  } else {
+    PK_UNROLL
+    for (int u = 0; u < N / Lanes; ++u) dst[u] = load_value<Value>(src + u * Lanes);
+  }
+}
 
-  KOKKOS_INLINE_FUNCTION static void multiply(T (&acc)[ThreadM][ThreadN], const T* ap, const T* bp, int kc) {
-    if constexpr (vectors) {
-      constexpr int Vecs = ThreadN / Lanes;
-      vec sum[ThreadM][Vecs];
+template <class T, class Tile, class Value, int RowA, int RowB, int Steps, int Lookahead>
+struct tile_fragments {
+  static constexpr int ThreadM = Tile::ThreadM, ThreadN = Tile::ThreadN;
+  static constexpr int Lanes = static_cast<int>(sizeof(Value) / sizeof(T)), Values = ThreadN / Lanes;
+  static_assert(sizeof(Value) % sizeof(T) == 0 && Tile::VecN % Lanes == 0, "B's runs are whole Values");
+  static constexpr int Sets = Lookahead + 1;
+
+  struct operands {
+    T a[ThreadM];
+    Value b[Values];
+  };
+  KOKKOS_FORCEINLINE_FUNCTION static void load(operands& o, const T* sa, const T* sb, int kk) {
+    PK_UNROLL
+    for (int s = 0; s < Tile::SubM; ++s) load_run<Tile::VecM>(o.a + s * Tile::VecM, sa + kk * RowA + s * Tile::SpanM);
+    PK_UNROLL
+    for (int s = 0; s < Tile::SubN; ++s)
+      load_run<Tile::VecN>(o.b + s * (Tile::VecN / Lanes), sb + kk * RowB + s * Tile::SpanN);
+  }
+
+  // acc += the thread tile's op(A) columns times its op(B) rows over the K step (kc of it, or Steps).
+  KOKKOS_INLINE_FUNCTION static void multiply(T (&acc)[ThreadM][ThreadN], const T* sa, const T* sb, int kc) {
+    Value sum[ThreadM][Values];
+    PK_UNROLL
+    for (int i = 0; i < ThreadM; ++i) {
       PK_UNROLL
-      for (int i = 0; i < ThreadM; ++i) {
-        PK_UNROLL
-        for (int v = 0; v < Vecs; ++v) sum[i][v] = vec{};  // zeros
-      }
-      for (int kk = 0; kk < kc; ++kk) {
-        T a[ThreadM];
-        vec b[Vecs];
-        PK_UNROLL
-        for (int i = 0; i < ThreadM; ++i) a[i] = ap[i];
-        PK_UNROLL
-        for (int v = 0; v < Vecs; ++v) std::memcpy(&b[v], bp + v * Lanes, sizeof(vec));
-        rank1_update(sum, a, b);
-        ap += RowA;
-        bp += RowB;
-      }
+      for (int v = 0; v < Values; ++v) sum[i][v] = load_value<Value>(&acc[i][v * Lanes]);
+    }
+    const int steps = Steps > 0 ? Steps : kc;
+    operands o[Sets];
+    PK_UNROLL
+    for (int d = 0; d < Lookahead; ++d) load(o[d], sa, sb, d);  // (Steps > Lookahead where Lookahead > 0)
+    PK_UNROLL_GPU
+    for (int kk = 0; kk < steps; ++kk) {
+      if (kk + Lookahead < steps) load(o[(kk + Lookahead) % Sets], sa, sb, kk + Lookahead);
+      rank1_update(sum, o[kk % Sets].a, o[kk % Sets].b);
+    }
+    PK_UNROLL
+    for (int i = 0; i < ThreadM; ++i) {
       PK_UNROLL
-      for (int i = 0; i < ThreadM; ++i) {
-        PK_UNROLL
-        for (int v = 0; v < Vecs; ++v) std::memcpy(&acc[i][v * Lanes], &sum[i][v], sizeof(vec));
-      }
-    } else {
-      for (int kk = 0; kk < kc; ++kk) {
-        T a[ThreadM], b[ThreadN];
-        PK_UNROLL
-        for (int i = 0; i < ThreadM; ++i) a[i] = ap[i];
-        PK_UNROLL
-        for (int j = 0; j < ThreadN; ++j) b[j] = bp[j];
-        rank1_update(acc, a, b);
-        ap += RowA;
-        bp += RowB;
-      }
+      for (int v = 0; v < Values; ++v) store_value(&acc[i][v * Lanes], sum[i][v]);
     }
   }
 };

@@ -12,11 +12,12 @@
 // Per K step of TileK, the team stages op(A)[block rows, k step] and op(B)[k step, block cols] in
 // team scratch (transposes are resolved there, so the inner loop never sees op_a/op_b), and every
 // thread does a rank-TileK update of its thread tiles from scratch. What differs per backend comes
-// from its Policy (gemm_policy.hpp): the tile numbers, how the K steps reach scratch (staging:
-// packed panels by one thread on a CPU, a register prefetch into two stages on a GPU), how a
-// thread tile lies in the block and how a thread reads its operands (fragments: SIMD vectors on a
-// CPU, 16-byte packs on a GPU). The update (rank1_update) and the epilogue (store_c) are
-// gemm_math.hpp's. Two ways to carry the sum over K, chosen by the tile shape:
+// from its Policy (gemm_policy.hpp): the tile numbers, how the K steps reach scratch (staging,
+// gemm_staging.hpp: one stage packed into panels by one thread on a CPU, two stages filled through
+// registers by the team on a GPU), how a thread tile lies in the block, and how a thread reads its
+// operands (fragments, gemm_fragments.hpp: SIMD vectors on a CPU, scalars loaded a k ahead on a
+// GPU). The update (rank1_update) and the epilogue (store_c) are gemm_math.hpp's. Two ways to
+// carry the sum over K, chosen by the tile shape:
 //  - one thread tile per thread (GPU: 256 threads x 8x8 = 128x128): the accumulators stay in
 //    registers across all K steps and C is written once at the end;
 //  - several thread tiles per thread (CPU: one thread walks its whole block tile): registers cannot
@@ -40,6 +41,7 @@ namespace pk::detail {
 template <int Width, int Depth, int PanelWidth, int Pad>
 struct staged_tile_layout {
   static_assert(Width % PanelWidth == 0, "a staged tile is a whole number of panels");
+  static constexpr int width = Width, depth = Depth, panel_width = PanelWidth;
   static constexpr int row_stride = PanelWidth + Pad;
   static constexpr int panel_stride = Depth * row_stride;
   static constexpr int size = (Width / PanelWidth) * panel_stride;
@@ -48,18 +50,19 @@ struct staged_tile_layout {
   }
 };
 
-// Where thread tile t of a block tile lies: SubM x SubN sub-tiles of VecM x VecN, SpanM (SpanN)
-// rows (columns) apart. A GPU spreads Vec x Vec sub-tiles over the block (CUTLASS's layout: in a
-// warp, the 16 threads along N read 16 consecutive packs of B and share one pack of A, so scratch
-// reads are conflict-free and broadcast); a CPU's thread tile is one sub-tile. NFirst: consecutive
-// t go along N (GPU threads) or along M (a CPU thread's walk: one B panel reused from L1 by every
-// A panel).
-template <int TileM, int TileN, int ThreadM, int ThreadN, int VecM, int VecN, bool NFirst>
+// Where thread tile t of a BlockM x BlockN block tile lies: SubM x SubN sub-tiles of VecM x VecN,
+// SpanM (SpanN) rows (columns) apart. A GPU spreads pack-sized sub-tiles over the block
+// (CUTLASS's layout: in a warp, the 16 threads along N read 16 consecutive packs of B and share
+// one pack of A, so scratch reads are conflict-free and broadcast); a CPU's thread tile is one
+// sub-tile. NFirst: consecutive t go along N (GPU threads) or along M (a CPU thread's walk: one B
+// panel reused from L1 by every A panel).
+template <int BlockM, int BlockN, int TM, int TN, int VM, int VN, bool NFirst>
 struct thread_tile_layout {
-  static constexpr int ThreadsM = TileM / ThreadM, ThreadsN = TileN / ThreadN, Count = ThreadsM * ThreadsN;
+  static constexpr int ThreadM = TM, ThreadN = TN, VecM = VM, VecN = VN;
+  static constexpr int ThreadsM = BlockM / ThreadM, ThreadsN = BlockN / ThreadN, Count = ThreadsM * ThreadsN;
   static constexpr int SubM = ThreadM / VecM, SubN = ThreadN / VecN;
   static constexpr int SpanM = ThreadsM * VecM, SpanN = ThreadsN * VecN;
-  static_assert(TileM % ThreadM == 0 && TileN % ThreadN == 0, "a block tile is whole thread tiles");
+  static_assert(BlockM % ThreadM == 0 && BlockN % ThreadN == 0, "a block tile is whole thread tiles");
   static_assert(ThreadM % VecM == 0 && ThreadN % VecN == 0, "a thread tile is whole sub-tiles");
   int tm, tn;
   KOKKOS_INLINE_FUNCTION explicit thread_tile_layout(int t)

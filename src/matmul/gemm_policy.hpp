@@ -8,9 +8,10 @@
 // bounds). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
 #include <Kokkos_Core.hpp>
 
+#include "matmul/copy_panels.hpp"
 #include "matmul/gemm_fragments.hpp"
 #include "matmul/gemm_functor.hpp"
-#include "matmul/stage_panels.hpp"
+#include "matmul/gemm_staging.hpp"
 
 namespace pk::detail {
 
@@ -31,6 +32,17 @@ inline constexpr int host_vector_bytes = 16;
 inline constexpr int host_thread_m = 6;
 #endif
 
+// A SIMD vector of the host's width where the compiler has GCC's vector types (the fragments'
+// Value); T otherwise.
+template <class T>
+struct host_simd {
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
+  typedef T type __attribute__((vector_size(host_vector_bytes)));
+#else
+  using type = T;
+#endif
+};
+
 // CPUs (Serial, OpenMP): a team is one thread, which walks all thread tiles of its block tile. The
 // block tile is the GotoBLAS macro-tile: op(A) TileM x TileK and op(B) TileK x TileN are packed
 // once per K step (TileK = kc) and reused by TileN/ThreadN (resp. TileM/ThreadM) thread tiles;
@@ -44,8 +56,9 @@ struct host_gemm_policy {
   static constexpr int TileM = 32 * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
   using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, ThreadM, ThreadN, false>;
   template <class Gemm>
-  using staging = stage_panels<Gemm, ThreadM, ThreadN>;
-  using fragments = simd_fragments<T, ThreadM, ThreadN, ThreadM, ThreadN, host_vector_bytes>;
+  using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, ThreadM, 0>, staged_tile_layout<TileN, TileK, ThreadN, 0>,
+                               1, 64, copy_panels>;
+  using fragments = tile_fragments<T, thread_tiles, typename host_simd<T>::type, ThreadM, ThreadN, 0, 0>;
   using launch = Kokkos::Schedule<Kokkos::Dynamic>;
 };
 

@@ -1,0 +1,62 @@
+#pragma once
+// How a K step of one GEMM operand reaches scratch on CPUs (a team of one thread): packed into
+// panels (the Layout's, one per thread tile), panel by panel, each loop running along the stored
+// matrix's rows, zeros outside the matrix; only the kc rows of the step that the multiply reads.
+// fetch only notes the step: with one thread there is nothing to overlap.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+#include <pk/kokkos/views.hpp>
+
+namespace pk::detail {
+
+template <class Gemm, class Layout>
+struct copy_panels {
+  using T = typename Gemm::value_type;
+  static constexpr int Panel = Layout::panel_width, Row = Layout::row_stride, Width = Layout::width;
+  static constexpr int TileK = Layout::depth;
+  static_assert(Gemm::TeamSize == 1, "panels are packed by a team of one thread");
+
+  matrix_view<const T, typename Gemm::execution_space> x;
+  bool along_k;  // K runs along X's rows: element (kk, c) of the step is X(x0 + c, k0 + kk)
+  std::int64_t x0, x_end, k, k0 = 0;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION copy_panels(const Member&, const decltype(x)& x_, bool along_k_, std::int64_t x0_,
+                                     std::int64_t x_end_, std::int64_t k_)
+      : x(x_), along_k(along_k_), x0(x0_), x_end(x_end_), k(k_) {}
+
+  KOKKOS_INLINE_FUNCTION void fetch(std::int64_t s) { k0 = s * TileK; }
+
+  // Panels wholly past x_end are skipped: the thread tiles that would read them are.
+  KOKKOS_INLINE_FUNCTION void store(T* tile) const {
+    const int kc = k - k0 < TileK ? static_cast<int>(k - k0) : TileK;
+    for (int p = 0; p < Width / Panel; ++p) {
+      T* dst = tile + p * Layout::panel_stride;
+      const std::int64_t px0 = x0 + p * Panel;
+      const int inside = x_end - px0 >= Panel ? Panel : (x_end > px0 ? static_cast<int>(x_end - px0) : 0);
+      if (inside == 0) continue;
+      if (along_k) {  // panel column c is stored row px0 + c of X, gathered along K
+        for (int c = 0; c < Panel; ++c) {
+          if (c < inside) {
+            const T* src = &x(px0 + c, k0);
+            for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = src[kk];
+          } else {
+            for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = T(0);
+          }
+        }
+      } else {  // rows of X are rows of the panel
+        for (int kk = 0; kk < kc; ++kk) {
+          const T* src = &x(k0 + kk, px0);
+          if (inside == Panel) {
+            for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = src[c];
+          } else {
+            for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = c < inside ? src[c] : T(0);
+          }
+        }
+      }
+    }
+  }
+};
+
+}  // namespace pk::detail
