@@ -8,12 +8,19 @@ set(pk_install_targets portable_kernels)
 if(TARGET pk_image_io)
   list(APPEND pk_install_targets pk_image_io)
 endif()
+if(TARGET pk_mpi)
+  list(APPEND pk_install_targets pk_mpi)
+endif()
 install(TARGETS ${pk_install_targets} EXPORT portable_kernelsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(TARGET pk_mpi)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+else()  # (the headers of portable_kernels::mpi need its MPI)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} PATTERN mpi EXCLUDE)
+endif()
 # The Kokkos that tools/install-deps.sh built into .deps/ lives in the source clone only: it is
 # installed into the same prefix, so that the prefix alone serves find_package(portable_kernels).
 # A Kokkos of your own (Kokkos_ROOT) stays where it is; the package config records its path.

@@ -1,0 +1,27 @@
+#pragma once
+// What the distributed kernels share: element types as MPI datatypes, and errors that every
+// process of a collective call raises together (a process that raised alone would leave the
+// others waiting in a message that never comes).
+#include <mpi.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+namespace pk::mpi::detail {
+
+template <class T>
+MPI_Datatype datatype();
+
+// Collective: when any process has a non-empty `local_error`, every process raises pk::error with
+// the message of the lowest such rank (prefixed with that rank where it is another's).
+void agree(MPI_Comm comm, const std::string& local_error);
+
+// Collective: pk::error on every process unless each named value is the same on all of them.
+void require_same(MPI_Comm comm, const char* who, std::initializer_list<std::pair<const char*, std::int64_t>> values);
+
+// A 64-bit fingerprint of bytes (FNV-1a), to compare arrays such as filter weights across processes.
+std::int64_t fingerprint(const void* data, std::size_t bytes);
+
+}  // namespace pk::mpi::detail

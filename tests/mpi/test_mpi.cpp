@@ -1,0 +1,209 @@
+// The distributed filters and GEMM (include/pk/mpi/) on 1 to 4 processes (ctest runs this suite
+// under mpiexec -n 1..4): each process draws the same global inputs and checks its block of the
+// result, filters bit-identical to pk::filter of the whole image, GEMM against a float64 sum;
+// and errors that every process raises together.
+#include <doctest/doctest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <pk/error.hpp>
+#include <pk/filter.hpp>
+#include <pk/mpi/filter.hpp>
+#include <pk/mpi/matmul.hpp>
+
+#include "test_support.hpp"
+
+namespace {
+
+int world_size() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// This process's block of a global height x width x channels array.
+template <class T>
+std::vector<T> block_of_image(const std::vector<T>& global, int width, int channels, const pk::mpi::block& b) {
+  std::vector<T> out;
+  for (auto y = b.rows.begin; y < b.rows.end; ++y)
+    for (auto x = b.cols.begin; x < b.cols.end; ++x)
+      for (int c = 0; c < channels; ++c) out.push_back(global[(y * width + x) * channels + c]);
+  return out;
+}
+
+template <class T>
+std::vector<T> random_image(std::size_t n) {
+  if constexpr (std::is_same_v<T, std::uint8_t>)
+    return pk_test::random_bytes(n);
+  else
+    return pk_test::random_vector<T>(n);
+}
+
+// The grids to try on this communicator: MPI_Dims_create's, all in one row, all in one column.
+std::vector<std::pair<int, int>> grids() {
+  const int p = world_size();
+  std::vector<std::pair<int, int>> g{{0, 0}, {1, p}};
+  if (p > 1) g.push_back({p, 1});
+  return g;
+}
+
+template <class T>
+void check_filter(int height, int width, int channels, const pk::filter_spec& f, pk::border mode) {
+  const auto global = random_image<T>(static_cast<std::size_t>(height) * width * channels);
+  std::vector<T> whole(global.size());
+  pk::apply(pk::default_backend(), f, pk::image_ref<const T>{global.data(), height, width, channels},
+            pk::image_ref<T>{whole.data(), height, width, channels}, mode);
+  for (auto [rows, cols] : grids()) {
+    const pk::mpi::grid g(MPI_COMM_WORLD, rows, cols);
+    const auto b = pk::mpi::local_block(g, height, width);
+    const auto in = block_of_image(global, width, channels, b);
+    std::vector<T> out = std::is_floating_point_v<T> ? pk_test::poisoned<T>(in.size()) : std::vector<T>(in.size(), T(77));
+    const int bh = static_cast<int>(b.height()), bw = static_cast<int>(b.width());
+    pk::mpi::apply(pk::default_backend(), g, height, width, f, pk::image_ref<const T>{in.data(), bh, bw, channels},
+                   pk::image_ref<T>{out.data(), bh, bw, channels}, mode);
+    const auto expected = block_of_image(whole, width, channels, b);
+    CAPTURE(g.rows());
+    CAPTURE(g.cols());
+    CAPTURE(g.rank());
+    CHECK(std::memcmp(out.data(), expected.data(), out.size() * sizeof(T)) == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("pk::mpi::apply is bit-identical to pk::apply on the whole image, every border", T, float,
+                   std::uint8_t) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  pk::filter_spec sobel;
+  sobel.op = pk::filter_op::sobel_magnitude;
+  pk::filter_spec random7;
+  random7.kernel = pk::custom_kernel(7, pk_test::random_vector<float>(49, -0.2, 0.3));
+  const pk::filter_spec specs[] = {pk::parse_filter("box3"), pk::parse_filter("gaussian5"), sobel, random7};
+  for (const auto& f : specs)
+    for (pk::border mode : {pk::border::clamp, pk::border::reflect101, pk::border::zero, pk::border::wrap})
+      for (int channels : {1, 3}) {
+        CAPTURE(f.kernel.size);
+        CAPTURE(pk::to_string(mode));
+        CAPTURE(channels);
+        check_filter<T>(37, 53, channels, f, mode);
+        check_filter<T>(64, 33, channels, f, mode);
+      }
+}
+
+TEST_CASE("pk::mpi filters: blocks smaller than the halo, and arguments that differ, fail on every process") {
+  const int p = world_size();
+  const pk::filter_spec f = pk::parse_filter("gaussian5");
+  {  // width 5 over p columns: blocks of 5/p < 3 columns where p > 1
+    const pk::mpi::grid g(MPI_COMM_WORLD, 1, p);
+    const auto b = pk::mpi::local_block(g, 20, 5 * (p == 1 ? 0 : 1) + (p == 1 ? 5 : 0));
+    std::vector<float> in(static_cast<std::size_t>(b.height() * b.width()), 1.f), out(in.size());
+    const pk::image_ref<const float> i{in.data(), int(b.height()), int(b.width()), 1};
+    const pk::image_ref<float> o{out.data(), int(b.height()), int(b.width()), 1};
+    if (p > 1)
+      CHECK_THROWS_WITH_AS(pk::mpi::apply(pk::default_backend(), g, 20, 5, f, i, o),
+                           doctest::Contains("fewer than the filter radius + 1 = 3"), pk::error);
+    else
+      CHECK_NOTHROW(pk::mpi::apply(pk::default_backend(), g, 20, 5, f, i, o));
+  }
+  const pk::mpi::grid g(MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const auto b = pk::mpi::local_block(g, 40, 40);
+  std::vector<float> in(static_cast<std::size_t>(b.height() * b.width()), 1.f), out(in.size());
+  const pk::image_ref<const float> i{in.data(), int(b.height()), int(b.width()), 1};
+  const pk::image_ref<float> o{out.data(), int(b.height()), int(b.width()), 1};
+  if (p > 1)  // the last process says the image is taller
+    CHECK_THROWS_WITH_AS(pk::mpi::apply(pk::default_backend(), g, rank == p - 1 ? 41 : 40, 40, f, i, o),
+                         doctest::Contains("the image height differs between processes"), pk::error);
+  // Process 0 passes a block of the wrong size: every process raises its message.
+  const pk::image_ref<const float> wrong{in.data(), rank == 0 ? int(b.height()) + 1 : int(b.height()), int(b.width()), 1};
+  CHECK_THROWS_WITH_AS(pk::mpi::apply(pk::default_backend(), g, 40, 40, f, wrong, o),
+                       doctest::Contains("expected this process's block of"), pk::error);
+  // Nothing is left pending: a good call still works.
+  CHECK_NOTHROW(pk::mpi::apply(pk::default_backend(), g, 40, 40, f, i, o));
+}
+
+namespace {
+
+// C's block against alpha * sum_k A(i,k) B(k,j) + beta * C0(i,j) in float64, within a bound on the
+// rounding of a float sum of k products: k * eps * sum |terms| (times 4).
+template <class T>
+void check_gemm(const pk::mpi::grid& g, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, double beta) {
+  const auto A = pk_test::random_vector<T>(static_cast<std::size_t>(m * k));
+  const auto B = pk_test::random_vector<T>(static_cast<std::size_t>(k * n));
+  const auto C0 = pk_test::random_vector<T>(static_cast<std::size_t>(m * n));
+  const auto rows = pk::mpi::block_of(m, g.rows(), g.row()), cols = pk::mpi::block_of(n, g.cols(), g.col());
+  const auto ak = pk::mpi::block_of(k, g.cols(), g.col()), bk = pk::mpi::block_of(k, g.rows(), g.row());
+  std::vector<T> a, b, c;
+  for (auto i = rows.begin; i < rows.end; ++i)
+    for (auto kk = ak.begin; kk < ak.end; ++kk) a.push_back(A[i * k + kk]);
+  for (auto kk = bk.begin; kk < bk.end; ++kk)
+    for (auto j = cols.begin; j < cols.end; ++j) b.push_back(B[kk * n + j]);
+  for (auto i = rows.begin; i < rows.end; ++i)
+    for (auto j = cols.begin; j < cols.end; ++j)
+      c.push_back(beta == 0 ? std::numeric_limits<T>::quiet_NaN() : C0[i * n + j]);
+  pk::mpi::gemm(pk::default_backend(), g, m, n, k, static_cast<T>(alpha), a, b, static_cast<T>(beta), c);
+  std::size_t e = 0;
+  int bad = 0;
+  for (auto i = rows.begin; i < rows.end; ++i)
+    for (auto j = cols.begin; j < cols.end; ++j, ++e) {
+      double sum = 0, terms = 0;
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        sum += double(A[i * k + kk]) * double(B[kk * n + j]);
+        terms += std::fabs(double(A[i * k + kk]) * double(B[kk * n + j]));
+      }
+      const double c0 = beta == 0 ? 0.0 : double(C0[i * n + j]);
+      const double ref = alpha * sum + beta * c0;
+      const double bound = 4 * (k + 2) * std::numeric_limits<T>::epsilon() * (std::fabs(alpha) * terms + std::fabs(beta * c0)) + 1e-30;
+      if (!(std::fabs(double(c[e]) - ref) <= bound)) ++bad;
+    }
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("pk::mpi::gemm matches a float64 sum on every block, any shape and grid", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  const std::int64_t shapes[][3] = {{1, 1, 1}, {13, 9, 17}, {40, 33, 300}, {3, 70, 5}, {64, 64, 600}, {7, 5, 0}};
+  for (auto [rows, cols] : grids()) {
+    const pk::mpi::grid g(MPI_COMM_WORLD, rows, cols);
+    for (const auto& s : shapes)
+      for (double alpha : {1.0, -0.5, 0.0})
+        for (double beta : {0.0, 1.0, 2.5}) {
+          CAPTURE(g.rows());
+          CAPTURE(g.cols());
+          CAPTURE(s[0]);
+          CAPTURE(s[1]);
+          CAPTURE(s[2]);
+          CAPTURE(alpha);
+          CAPTURE(beta);
+          check_gemm<T>(g, s[0], s[1], s[2], alpha, beta);
+        }
+  }
+}
+
+TEST_CASE("pk::mpi::gemm: a wrong block or differing sizes fail on every process") {
+  const pk::mpi::grid g(MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::int64_t m = 20, n = 12, k = 9;
+  const auto rows = pk::mpi::block_of(m, g.rows(), g.row()), cols = pk::mpi::block_of(n, g.cols(), g.col());
+  const auto ak = pk::mpi::block_of(k, g.cols(), g.col()), bk = pk::mpi::block_of(k, g.rows(), g.row());
+  std::vector<float> a(static_cast<std::size_t>(rows.size() * ak.size())), b(static_cast<std::size_t>(bk.size() * cols.size())),
+      c(static_cast<std::size_t>(rows.size() * cols.size()));
+  std::vector<float> short_c(c.size() + (rank == 0 ? 1 : 0));
+  CHECK_THROWS_WITH_AS(pk::mpi::gemm(pk::default_backend(), g, m, n, k, 1.f, a, b, 0.f, short_c),
+                       doctest::Contains("c has"), pk::error);
+  if (g.size() > 1)
+    CHECK_THROWS_WITH_AS(pk::mpi::gemm(pk::default_backend(), g, m, n, rank == 1 ? k + 1 : k, 1.f, a, b, 0.f, c),
+                         doctest::Contains("differs between processes"), pk::error);
+  CHECK_NOTHROW(pk::mpi::gemm(pk::default_backend(), g, m, n, k, 1.f, a, b, 0.f, c));
+}
