@@ -1,8 +1,9 @@
-// The distributed filters (include/pk/mpi/filter.hpp): halo exchange, then the one-process filter
-// on the block with its halo.
+// The distributed filters (include/pk/mpi/filter.hpp): the block filtered while its halo's rows
+// arrive, then the halo's columns, then the outputs near the block's edge again from the halo.
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -19,76 +20,95 @@ namespace {
 
 std::string size_text(std::int64_t h, std::int64_t w) { return std::to_string(h) + " x " + std::to_string(w); }
 
-// An MPI vector type: count runs of `run` elements, `stride` apart.
-struct vector_type {
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  vector_type(int count, int run, int stride, MPI_Datatype base) {
-    MPI_Type_vector(count, run, stride, base, &type);
-    MPI_Type_commit(&type);
+// The halo of a block of bh x bw pixels (C channels): r rows above (top) and below (bottom) over the
+// block's columns, then r columns left and right over the full height with the halo rows (corners
+// included). Pixel (y, x), y in [-r, bh + r), x in [-r, bw + r), is the block's own for y in [0, bh)
+// and x in [0, bw), and lies in one of the four buffers otherwise.
+template <class T>
+struct halo {
+  int r, bh, bw, C;
+  const T* block;
+  std::vector<T> top, bottom, left, right;
+  halo(int r_, int bh_, int bw_, int C_, const T* block_)
+      : r(r_), bh(bh_), bw(bw_), C(C_), block(block_), top(std::size_t(r_) * bw_ * C_), bottom(top.size()),
+        left(std::size_t(bh_ + 2 * r_) * r_ * C_), right(left.size()) {}
+  // Row y's pixels [x_begin, x_end) within the columns of the block (x in [0, bw)).
+  const T* row(int y, int x) const {
+    if (y < 0) return top.data() + (std::size_t(y + r) * bw + x) * C;
+    if (y >= bh) return bottom.data() + (std::size_t(y - bh) * bw + x) * C;
+    return block + (std::size_t(y) * bw + x) * C;
   }
-  ~vector_type() { MPI_Type_free(&type); }
-  vector_type(const vector_type&) = delete;
-  vector_type& operator=(const vector_type&) = delete;
+  T* side(std::vector<T>& s, int y, int j) { return s.data() + (std::size_t(y + r) * r + j) * C; }
+  const T* side(const std::vector<T>& s, int y, int j) const { return s.data() + (std::size_t(y + r) * r + j) * C; }
+
+  // The pixels [ya, yb) x [xa, xb) as a dense image.
+  std::vector<T> window(int ya, int yb, int xa, int xb) const {
+    std::vector<T> w(std::size_t(yb - ya) * (xb - xa) * C);
+    T* dst = w.data();
+    for (int y = ya; y < yb; ++y) {
+      for (int x = xa; x < 0 && x < xb; ++x, dst += C) std::memcpy(dst, side(left, y, x + r), C * sizeof(T));
+      const int m0 = std::max(xa, 0), m1 = std::min(xb, bw);
+      if (m1 > m0) {
+        std::memcpy(dst, row(y, m0), std::size_t(m1 - m0) * C * sizeof(T));
+        dst += std::size_t(m1 - m0) * C;
+      }
+      for (int x = std::max(xa, bw); x < xb; ++x, dst += C) std::memcpy(dst, side(right, y, x - bw), C * sizeof(T));
+    }
+    return w;
+  }
 };
 
-// The block with a halo of r pixels on every side: ph x pw pixels of C channels, the block's own
-// pixels at [r, r + bh) x [r, r + bw).
+// Rows of the halo above (above = true) or below the block from its own rows by the border rule:
+// global row y0 + y reads the global row border_index gives (zeros where it gives none).
 template <class T>
-struct halo_block {
-  int r, bh, bw, C, ph, pw;
-  std::vector<T> pixels;
-  halo_block(int r_, int bh_, int bw_, int C_)
-      : r(r_), bh(bh_), bw(bw_), C(C_), ph(bh_ + 2 * r_), pw(bw_ + 2 * r_),
-        pixels(static_cast<std::size_t>(ph) * pw * C) {}
-  T* at(int y, int x) { return pixels.data() + (static_cast<std::size_t>(y) * pw + x) * C; }
-  std::size_t row_elements() const { return static_cast<std::size_t>(pw) * C; }
-};
-
-// Rows [first, first + r) of the halo (above or below the block), over the columns [x_begin,
-// x_end), from the block's own rows by the border rule: global row y0 - r + i reads the global row
-// border_index gives (zeros where it gives none).
-template <class T>
-void border_rows(halo_block<T>& hb, int first, std::int64_t y0, std::int64_t height, border mode, int x_begin,
-                 int x_end) {
-  for (int i = first; i < first + hb.r; ++i) {
-    const std::int64_t source = pk::detail::border_index(y0 - hb.r + i, height, mode);
-    T* dst = hb.at(i, x_begin);
-    const std::size_t n = static_cast<std::size_t>(x_end - x_begin) * hb.C;
+void border_rows(halo<T>& h, bool above, std::int64_t y0, std::int64_t height, border mode) {
+  std::vector<T>& dst = above ? h.top : h.bottom;
+  const std::size_t n = std::size_t(h.bw) * h.C;
+  for (int i = 0; i < h.r; ++i) {
+    const int y = above ? i - h.r : h.bh + i;
+    const std::int64_t source = pk::detail::border_index(y0 + y, height, mode);
+    T* d = dst.data() + i * n;
     if (source < 0)
-      std::fill(dst, dst + n, T(0));
+      std::fill(d, d + n, T(0));
     else
-      std::memcpy(dst, hb.at(static_cast<int>(source - y0) + hb.r, x_begin), n * sizeof(T));
+      std::memcpy(d, h.block + std::size_t(source - y0) * n, n * sizeof(T));
   }
 }
 
-// Columns [first, first + r) of the halo over every halo row, likewise.
+// Columns of the halo left (left = true) or right of the block, over the full height, likewise.
 template <class T>
-void border_columns(halo_block<T>& hb, int first, std::int64_t x0, std::int64_t width, border mode) {
-  for (int j = first; j < first + hb.r; ++j) {
-    const std::int64_t source = pk::detail::border_index(x0 - hb.r + j, width, mode);
-    for (int y = 0; y < hb.ph; ++y) {
-      T* dst = hb.at(y, j);
+void border_columns(halo<T>& h, bool left, std::int64_t x0, std::int64_t width, border mode) {
+  std::vector<T>& dst = left ? h.left : h.right;
+  for (int j = 0; j < h.r; ++j) {
+    const int x = left ? j - h.r : h.bw + j;
+    const std::int64_t source = pk::detail::border_index(x0 + x, width, mode);
+    for (int y = -h.r; y < h.bh + h.r; ++y) {
+      T* d = h.side(dst, y, j);
       if (source < 0)
-        std::fill(dst, dst + hb.C, T(0));
+        std::fill(d, d + h.C, T(0));
       else
-        std::memcpy(dst, hb.at(y, static_cast<int>(source - x0) + hb.r), hb.C * sizeof(T));
+        std::memcpy(d, h.row(y, static_cast<int>(source - x0)), h.C * sizeof(T));
     }
   }
 }
 
-// Exchanges a pair of halos with the neighbours before and after along one grid direction:
-// `mine_first`/`mine_last` are the block's own r rows (columns) at its start and end, `halo_first`
-// /`halo_last` where the neighbours' land; `type` one such strip. MPI_PROC_NULL: no neighbour.
+// A pair of non-blocking exchanges with the neighbours before and after along one grid direction
+// (MPI_PROC_NULL: none): `first`/`last` (n elements each) go to them, their strips land in
+// `from_before`/`from_after`.
 template <class T>
-void exchange(T* mine_first, T* mine_last, T* halo_first, T* halo_last, MPI_Datatype type, int before, int after,
-              MPI_Comm comm) {
+struct exchange {
   MPI_Request requests[4];
-  MPI_Irecv(halo_first, 1, type, before, 1, comm, &requests[0]);
-  MPI_Irecv(halo_last, 1, type, after, 0, comm, &requests[1]);
-  MPI_Isend(mine_first, 1, type, before, 0, comm, &requests[2]);
-  MPI_Isend(mine_last, 1, type, after, 1, comm, &requests[3]);
-  MPI_Waitall(4, requests, MPI_STATUSES_IGNORE);
-}
+  exchange(const T* first, const T* last, T* from_before, T* from_after, std::size_t n, int before, int after,
+           MPI_Comm comm) {
+    const MPI_Datatype type = detail::datatype<T>();
+    const int count = static_cast<int>(n);
+    MPI_Irecv(from_before, count, type, before, 1, comm, &requests[0]);
+    MPI_Irecv(from_after, count, type, after, 0, comm, &requests[1]);
+    MPI_Isend(first, count, type, before, 0, comm, &requests[2]);
+    MPI_Isend(last, count, type, after, 1, comm, &requests[3]);
+  }
+  void wait() { MPI_Waitall(4, requests, MPI_STATUSES_IGNORE); }
+};
 
 template <class T>
 void distributed_apply(const char* who, backend on, const grid& g, std::int64_t height, std::int64_t width,
@@ -130,45 +150,65 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
                 " pixels, fewer than the filter radius + 1 = " + std::to_string(r + 1) +
                 " along a split direction: use fewer processes along it, or a larger image");
 
+  if (std::int64_t(r) * std::max(b.width(), b.height() + 2 * r) * in.channels > INT_MAX)
+    throw error(std::string(who) + ": the block's halo is too large for one MPI message");
+
   const int bh = static_cast<int>(b.height()), bw = static_cast<int>(b.width()), C = in.channels;
-  halo_block<T> hb(r, bh, bw, C);
-  for (int y = 0; y < bh; ++y)
-    std::memcpy(hb.at(y + r, r), in.data + static_cast<std::size_t>(y) * bw * C, static_cast<std::size_t>(bw) * C * sizeof(T));
-  if (r > 0) {
-    const MPI_Datatype base = detail::datatype<T>();
-    const int row_stride = static_cast<int>(hb.row_elements());
-    const auto neighbour = [&](int row, int col, bool across_edge) {
-      return across_edge && mode != border::wrap ? MPI_PROC_NULL : g.rank_of(row, col);
-    };
-    // Rows above and below, over the block's own columns.
-    if (g.rows() > 1) {
-      const vector_type strip(r, bw * C, row_stride, base);
-      const int up = neighbour((g.row() + g.rows() - 1) % g.rows(), g.col(), g.row() == 0);
-      const int down = neighbour((g.row() + 1) % g.rows(), g.col(), g.row() == g.rows() - 1);
-      exchange(hb.at(r, r), hb.at(bh, r), hb.at(0, r), hb.at(r + bh, r), strip.type, up, down, g.comm());
-    }
-    if (g.rows() == 1 || (g.row() == 0 && mode != border::wrap)) border_rows(hb, 0, b.rows.begin, height, mode, r, r + bw);
-    if (g.rows() == 1 || (g.row() == g.rows() - 1 && mode != border::wrap))
-      border_rows(hb, r + bh, b.rows.begin, height, mode, r, r + bw);
-    // Columns left and right, over the full height with its halo rows: the corners come with them.
-    if (g.cols() > 1) {
-      const vector_type strip(hb.ph, r * C, row_stride, base);
-      const int left = neighbour(g.row(), (g.col() + g.cols() - 1) % g.cols(), g.col() == 0);
-      const int right = neighbour(g.row(), (g.col() + 1) % g.cols(), g.col() == g.cols() - 1);
-      exchange(hb.at(0, r), hb.at(0, bw), hb.at(0, 0), hb.at(0, r + bw), strip.type, left, right, g.comm());
-    }
-    if (g.cols() == 1 || (g.col() == 0 && mode != border::wrap)) border_columns(hb, 0, b.cols.begin, width, mode);
-    if (g.cols() == 1 || (g.col() == g.cols() - 1 && mode != border::wrap))
-      border_columns(hb, r + bw, b.cols.begin, width, mode);
+  const auto filter_into = [&](image_ref<const T> src, image_ref<T> dst) { pk::apply(on, f, src, dst, border::zero); };
+  if (r == 0) {
+    filter_into(in, out);
+    return;
   }
-  // The one-process filter on the block with its halo: the block's outputs read only halo and
-  // block pixels (the border of this call touches only outputs in the halo, which are dropped).
-  std::vector<T> result(hb.pixels.size());
-  pk::apply(on, f, image_ref<const T>{hb.pixels.data(), hb.ph, hb.pw, C}, image_ref<T>{result.data(), hb.ph, hb.pw, C},
-            border::zero);
-  for (int y = 0; y < bh; ++y)
-    std::memcpy(out.data + static_cast<std::size_t>(y) * bw * C,
-                result.data() + (static_cast<std::size_t>(y + r) * hb.pw + r) * C, static_cast<std::size_t>(bw) * C * sizeof(T));
+  halo<T> h(r, bh, bw, C, in.data);
+  const auto neighbour = [&](int row, int col, bool across_edge) {
+    return across_edge && mode != border::wrap ? MPI_PROC_NULL : g.rank_of(row, col);
+  };
+  // The rows above and below are on their way while the block is filtered on its own: its outputs
+  // r or more pixels inside are right already (the border of this call reaches only the others).
+  const std::size_t strip_rows = std::size_t(r) * bw * C;
+  const bool split_rows = g.rows() > 1;
+  exchange<T> rows_exchange(in.data, in.data + (std::size_t(bh) * bw * C - strip_rows), h.top.data(), h.bottom.data(),
+                            split_rows ? strip_rows : 0,
+                            split_rows ? neighbour((g.row() + g.rows() - 1) % g.rows(), g.col(), g.row() == 0) : MPI_PROC_NULL,
+                            split_rows ? neighbour((g.row() + 1) % g.rows(), g.col(), g.row() == g.rows() - 1) : MPI_PROC_NULL,
+                            g.comm());
+  filter_into(in, out);
+  rows_exchange.wait();
+  if (!split_rows || (g.row() == 0 && mode != border::wrap)) border_rows(h, true, b.rows.begin, height, mode);
+  if (!split_rows || (g.row() == g.rows() - 1 && mode != border::wrap)) border_rows(h, false, b.rows.begin, height, mode);
+  // Then the columns left and right over the full height, halo rows included (the corners).
+  if (g.cols() > 1) {
+    std::vector<T> first(h.left.size()), last(h.right.size());
+    for (int y = -r; y < bh + r; ++y) {
+      std::memcpy(first.data() + std::size_t(y + r) * r * C, h.row(y, 0), std::size_t(r) * C * sizeof(T));
+      std::memcpy(last.data() + std::size_t(y + r) * r * C, h.row(y, bw - r), std::size_t(r) * C * sizeof(T));
+    }
+    exchange<T> columns(first.data(), last.data(), h.left.data(), h.right.data(), first.size(),
+                        neighbour(g.row(), (g.col() + g.cols() - 1) % g.cols(), g.col() == 0),
+                        neighbour(g.row(), (g.col() + 1) % g.cols(), g.col() == g.cols() - 1), g.comm());
+    columns.wait();
+  }
+  if (g.cols() == 1 || (g.col() == 0 && mode != border::wrap)) border_columns(h, true, b.cols.begin, width, mode);
+  if (g.cols() == 1 || (g.col() == g.cols() - 1 && mode != border::wrap))
+    border_columns(h, false, b.cols.begin, width, mode);
+
+  // The outputs within r of the block's edge, from windows of the block with its halo: outputs
+  // [ya, yb) x [xa, xb) read the window r larger on every side.
+  const auto redo = [&](int ya, int yb, int xa, int xb) {
+    if (ya >= yb || xa >= xb) return;
+    const int wh = yb - ya + 2 * r, ww = xb - xa + 2 * r;
+    const std::vector<T> window = h.window(ya - r, yb + r, xa - r, xb + r);
+    std::vector<T> result(window.size());
+    filter_into(image_ref<const T>{window.data(), wh, ww, C}, image_ref<T>{result.data(), wh, ww, C});
+    for (int y = ya; y < yb; ++y)
+      std::memcpy(out.data + (std::size_t(y) * bw + xa) * C, result.data() + (std::size_t(y - ya + r) * ww + r) * C,
+                  std::size_t(xb - xa) * C * sizeof(T));
+  };
+  const int top_end = std::min(r, bh), bottom_begin = std::max(bh - r, top_end);
+  redo(0, top_end, 0, bw);                                     // the top rows
+  redo(bottom_begin, bh, 0, bw);                               // the bottom rows
+  redo(top_end, bottom_begin, 0, std::min(r, bw));             // the left columns between them
+  redo(top_end, bottom_begin, std::max(bw - r, std::min(r, bw)), bw);  // the right columns
 }
 
 filter_spec convolution(const filter_kernel& k) {

@@ -5,12 +5,14 @@
 // whole image with the same backend. Collective over the grid; every process passes the same global
 // sizes, kernel and border.
 //
-// How: the block's halo (the filter radius R of rows and columns around it) comes from the 8
-// neighbours by non-blocking messages (rows from above and below, then columns of the full height,
-// which brings the corners), or from the block itself by the border rule at the image's edges
-// (wrap: from the opposite process, the grid is periodic then); then the one-process filter runs on
-// the block with its halo. Blocks must be at least R + 1 pixels in every direction that is split
-// over several processes (pk::error names the sizes otherwise, on every process).
+// How: while the rows of the block's halo (the filter radius R around it) come from the neighbours
+// above and below by non-blocking messages, the one-process filter runs on the block alone (its
+// outputs R or more pixels inside need no halo); then the columns of the halo, over the full height
+// with its rows (so the corners come along), from the neighbours left and right; then the outputs
+// within R of the block's edge are computed again from windows of the block with its halo. At the
+// image's edges the halo comes from the block itself by the border rule (wrap: from the opposite
+// process; the grid is periodic then). Blocks must be at least R + 1 pixels in every direction
+// that is split over several processes (pk::error names the sizes otherwise, on every process).
 #include <cstdint>
 
 #include <pk/filter.hpp>
