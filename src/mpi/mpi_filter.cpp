@@ -154,8 +154,11 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
     throw error(std::string(who) + ": the block's halo is too large for one MPI message");
 
   const int bh = static_cast<int>(b.height()), bw = static_cast<int>(b.width()), C = in.channels;
-  const auto filter_into = [&](image_ref<const T> src, image_ref<T> dst) { pk::apply(on, f, src, dst, border::zero); };
-  if (r == 0) {
+  // The block filtered on its own, with the image's border: right for the outputs r or more pixels
+  // inside, and for those near the block's edges that are the image's edges along a direction not
+  // split over processes. One process: that is all.
+  const auto filter_into = [&](image_ref<const T> src, image_ref<T> dst) { pk::apply(on, f, src, dst, mode); };
+  if (r == 0 || g.size() == 1) {
     filter_into(in, out);
     return;
   }
@@ -163,8 +166,7 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
   const auto neighbour = [&](int row, int col, bool across_edge) {
     return across_edge && mode != border::wrap ? MPI_PROC_NULL : g.rank_of(row, col);
   };
-  // The rows above and below are on their way while the block is filtered on its own: its outputs
-  // r or more pixels inside are right already (the border of this call reaches only the others).
+  // The rows above and below are on their way while the block is filtered on its own.
   const std::size_t strip_rows = std::size_t(r) * bw * C;
   const bool split_rows = g.rows() > 1;
   exchange<T> rows_exchange(in.data, in.data + (std::size_t(bh) * bw * C - strip_rows), h.top.data(), h.bottom.data(),
@@ -199,16 +201,21 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
     const int wh = yb - ya + 2 * r, ww = xb - xa + 2 * r;
     const std::vector<T> window = h.window(ya - r, yb + r, xa - r, xb + r);
     std::vector<T> result(window.size());
-    filter_into(image_ref<const T>{window.data(), wh, ww, C}, image_ref<T>{result.data(), wh, ww, C});
+    pk::apply(on, f, image_ref<const T>{window.data(), wh, ww, C}, image_ref<T>{result.data(), wh, ww, C}, border::zero);
     for (int y = ya; y < yb; ++y)
       std::memcpy(out.data + (std::size_t(y) * bw + xa) * C, result.data() + (std::size_t(y - ya + r) * ww + r) * C,
                   std::size_t(xb - xa) * C * sizeof(T));
   };
-  const int top_end = std::min(r, bh), bottom_begin = std::max(bh - r, top_end);
-  redo(0, top_end, 0, bw);                                     // the top rows
-  redo(bottom_begin, bh, 0, bw);                               // the bottom rows
-  redo(top_end, bottom_begin, 0, std::min(r, bw));             // the left columns between them
-  redo(top_end, bottom_begin, std::max(bw - r, std::min(r, bw)), bw);  // the right columns
+  // Along a direction not split, the edges' outputs are right already.
+  const int top_end = split_rows ? std::min(r, bh) : 0, bottom_begin = split_rows ? std::max(bh - r, top_end) : bh;
+  if (split_rows) {
+    redo(0, top_end, 0, bw);       // the top rows
+    redo(bottom_begin, bh, 0, bw);  // the bottom rows
+  }
+  if (g.cols() > 1) {
+    redo(top_end, bottom_begin, 0, std::min(r, bw));                     // the left columns between them
+    redo(top_end, bottom_begin, std::max(bw - r, std::min(r, bw)), bw);  // the right columns
+  }
 }
 
 filter_spec convolution(const filter_kernel& k) {
