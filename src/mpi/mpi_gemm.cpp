@@ -19,7 +19,7 @@ namespace {
 
 // The longest panel of K broadcast at once: wide enough that the local GEMM runs near its speed,
 // narrow enough that the first broadcast, which nothing hides, is short.
-constexpr std::int64_t PanelK = 256;
+constexpr std::int64_t PanelK = 512;
 
 // Which of `parts` blocks of n holds item i.
 int block_holding(std::int64_t i, std::int64_t n, int parts) {
@@ -57,6 +57,10 @@ void summa(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64
     problem = std::string(who) + ": this process's blocks are too large for one MPI message a panel";
   detail::agree(g.comm(), problem);
   const std::int64_t bm = rows.size(), bn = cols.size();
+  if (g.size() == 1) {  // one process: the one-process GEMM
+    pk::gemm(on, op::none, op::none, m, n, k, alpha, a, b, beta, c);
+    return;
+  }
   if (k == 0 || alpha == T(0)) {  // C = beta * C
     pk::gemm(on, op::none, op::none, bm, bn, 0, alpha, span<const T>(), span<const T>(), beta, c);
     return;
