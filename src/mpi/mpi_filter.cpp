@@ -169,7 +169,8 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
   // The rows above and below are on their way while the block is filtered on its own.
   const std::size_t strip_rows = std::size_t(r) * bw * C;
   const bool split_rows = g.rows() > 1;
-  exchange<T> rows_exchange(in.data, in.data + (std::size_t(bh) * bw * C - strip_rows), h.top.data(), h.bottom.data(),
+  exchange<T> rows_exchange(in.data, split_rows ? in.data + (std::size_t(bh) * bw * C - strip_rows) : in.data,
+                            h.top.data(), h.bottom.data(),
                             split_rows ? strip_rows : 0,
                             split_rows ? neighbour((g.row() + g.rows() - 1) % g.rows(), g.col(), g.row() == 0) : MPI_PROC_NULL,
                             split_rows ? neighbour((g.row() + 1) % g.rows(), g.col(), g.row() == g.rows() - 1) : MPI_PROC_NULL,

@@ -94,7 +94,8 @@ void summa(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64
     if (g.col() == a_owner)
       for (std::int64_t i = 0; i < bm; ++i)
         std::memcpy(a_panel[s].data() + i * w, a.data() + i * a_k.size() + (k0 - a_k.begin), w * sizeof(T));
-    if (g.row() == b_owner) std::memcpy(b_panel[s].data(), b.data() + (k0 - b_k.begin) * bn, w * bn * sizeof(T));
+    if (g.row() == b_owner && bn > 0)  // (no block: no pointer to copy from)
+      std::memcpy(b_panel[s].data(), b.data() + (k0 - b_k.begin) * bn, w * bn * sizeof(T));
     MPI_Ibcast(a_panel[s].data(), static_cast<int>(bm * w), type, a_owner, g.row_comm(), &requests[s][0]);
     MPI_Ibcast(b_panel[s].data(), static_cast<int>(w * bn), type, b_owner, g.col_comm(), &requests[s][1]);
   };
