@@ -207,3 +207,19 @@ TEST_CASE("pk::mpi::gemm: a wrong block or differing sizes fail on every process
                          doctest::Contains("differs between processes"), pk::error);
   CHECK_NOTHROW(pk::mpi::gemm(pk::default_backend(), g, m, n, k, 1.f, a, b, 0.f, c));
 }
+
+TEST_CASE("pk::mpi::grid: dimensions that do not fit the communicator fail on every process") {
+  const int p = world_size();
+  CHECK_THROWS_WITH_AS(pk::mpi::grid(MPI_COMM_WORLD, p + 1, 0), doctest::Contains("does not fit the communicator"),
+                       pk::error);
+  CHECK_THROWS_WITH_AS(pk::mpi::grid(MPI_COMM_WORLD, 1, p + 1), doctest::Contains("does not fit the communicator"),
+                       pk::error);
+  CHECK_THROWS_WITH_AS(pk::mpi::grid(MPI_COMM_WORLD, -1, 1), doctest::Contains("must be >= 0"), pk::error);
+  const pk::mpi::grid g(MPI_COMM_WORLD, p, 0);
+  CHECK(g.rows() == p);
+  CHECK(g.cols() == 1);
+  CHECK(g.size() == p);
+  const auto b = pk::mpi::block_of(10, 4, 3);  // 10 over 4: 3, 3, 2, 2
+  CHECK(b.begin == 8);
+  CHECK(b.end == 10);
+}
