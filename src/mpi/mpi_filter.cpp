@@ -10,7 +10,10 @@
 #include <vector>
 
 #include <pk/error.hpp>
+#include <pk/kokkos/filter.hpp>
+#include <pk/kokkos/on_backend.hpp>
 #include <pk/mpi/filter.hpp>
+#include <pk/mpi/kokkos.hpp>
 
 #include "filter/border_index.hpp"
 #include "mpi/mpi_support.hpp"
@@ -20,28 +23,41 @@ namespace {
 
 std::string size_text(std::int64_t h, std::int64_t w) { return std::to_string(h) + " x " + std::to_string(w); }
 
+// The block's edge frame in host memory: its first and last fr rows (all columns) and its first
+// and last fc columns (all rows), fr = min(2r, bh), fc = min(2r, bw): every block pixel that the
+// halo exchange, the border rule and the windows around the edge read.
+template <class T>
+struct edge_frame {
+  int fr, fc;
+  std::vector<T> top, bottom, left, right;  // fr x bw, fr x bw, bh x fc, bh x fc (x C)
+};
+
 // The halo of a block of bh x bw pixels (C channels): r rows above (top) and below (bottom) over the
 // block's columns, then r columns left and right over the full height with the halo rows (corners
 // included). Pixel (y, x), y in [-r, bh + r), x in [-r, bw + r), is the block's own for y in [0, bh)
-// and x in [0, bw), and lies in one of the four buffers otherwise.
+// and x in [0, bw) (read from its edge frame), and lies in one of the four buffers otherwise.
 template <class T>
 struct halo {
   int r, bh, bw, C;
-  const T* block;
+  const edge_frame<T>& frame;
   std::vector<T> top, bottom, left, right;
-  halo(int r_, int bh_, int bw_, int C_, const T* block_)
-      : r(r_), bh(bh_), bw(bw_), C(C_), block(block_), top(std::size_t(r_) * bw_ * C_), bottom(top.size()),
+  halo(int r_, int bh_, int bw_, int C_, const edge_frame<T>& frame_)
+      : r(r_), bh(bh_), bw(bw_), C(C_), frame(frame_), top(std::size_t(r_) * bw_ * C_), bottom(top.size()),
         left(std::size_t(bh_ + 2 * r_) * r_ * C_), right(left.size()) {}
-  // Row y's pixels [x_begin, x_end) within the columns of the block (x in [0, bw)).
+  // Row y's pixels from column x on, up to the end of the frame piece holding (y, x) (x in [0, bw)).
   const T* row(int y, int x) const {
     if (y < 0) return top.data() + (std::size_t(y + r) * bw + x) * C;
     if (y >= bh) return bottom.data() + (std::size_t(y - bh) * bw + x) * C;
-    return block + (std::size_t(y) * bw + x) * C;
+    if (y < frame.fr) return frame.top.data() + (std::size_t(y) * bw + x) * C;
+    if (y >= bh - frame.fr) return frame.bottom.data() + (std::size_t(y - (bh - frame.fr)) * bw + x) * C;
+    // (The pieces overlap where bw < 2 fc: a run that starts in the right one stays in it.)
+    if (x >= bw - frame.fc) return frame.right.data() + (std::size_t(y) * frame.fc + x - (bw - frame.fc)) * C;
+    return frame.left.data() + (std::size_t(y) * frame.fc + x) * C;
   }
   T* side(std::vector<T>& s, int y, int j) { return s.data() + (std::size_t(y + r) * r + j) * C; }
   const T* side(const std::vector<T>& s, int y, int j) const { return s.data() + (std::size_t(y + r) * r + j) * C; }
 
-  // The pixels [ya, yb) x [xa, xb) as a dense image.
+  // The pixels [ya, yb) x [xa, xb) as a dense image (a window within r of the block's edge).
   std::vector<T> window(int ya, int yb, int xa, int xb) const {
     std::vector<T> w(std::size_t(yb - ya) * (xb - xa) * C);
     T* dst = w.data();
@@ -71,7 +87,7 @@ void border_rows(halo<T>& h, bool above, std::int64_t y0, std::int64_t height, b
     if (source < 0)
       std::fill(d, d + n, T(0));
     else
-      std::memcpy(d, h.block + std::size_t(source - y0) * n, n * sizeof(T));
+      std::memcpy(d, h.row(static_cast<int>(source - y0), 0), n * sizeof(T));
   }
 }
 
@@ -110,16 +126,47 @@ struct exchange {
   void wait() { MPI_Waitall(4, requests, MPI_STATUSES_IGNORE); }
 };
 
+// A host array as an unmanaged View.
 template <class T>
-void distributed_apply(const char* who, backend on, const grid& g, std::int64_t height, std::int64_t width,
-                       const filter_spec& f, image_ref<const T> in, image_ref<T> out, border mode) {
+using host_image = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// The block's edge frame (edge_frame) copied into host memory: the rows are contiguous in the
+// block; the columns are gathered in the block's own memory first (a strided copy there), then
+// brought over as one piece.
+template <class Exec, class T>
+edge_frame<T> edges_on_host(const Exec& space, const image_view<const T, Exec>& in, int fr, int fc) {
+  const int bh = static_cast<int>(in.extent(0)), bw = static_cast<int>(in.extent(1)), C = static_cast<int>(in.extent(2));
+  edge_frame<T> e{fr, fc, std::vector<T>(std::size_t(fr) * bw * C), std::vector<T>(std::size_t(fr) * bw * C),
+                  std::vector<T>(std::size_t(bh) * fc * C), std::vector<T>(std::size_t(bh) * fc * C)};
+  using rows = Kokkos::pair<int, int>;
+  Kokkos::deep_copy(space, host_image<T>(e.top.data(), fr, bw, C), Kokkos::subview(in, rows(0, fr), Kokkos::ALL, Kokkos::ALL));
+  Kokkos::deep_copy(space, host_image<T>(e.bottom.data(), fr, bw, C),
+                    Kokkos::subview(in, rows(bh - fr, bh), Kokkos::ALL, Kokkos::ALL));
+  const image_view<T, Exec> columns(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_edge_columns"), bh, fc, C);
+  Kokkos::deep_copy(space, columns, Kokkos::subview(in, Kokkos::ALL, rows(0, fc), Kokkos::ALL));
+  Kokkos::deep_copy(space, host_image<T>(e.left.data(), bh, fc, C), columns);
+  Kokkos::deep_copy(space, columns, Kokkos::subview(in, Kokkos::ALL, rows(bw - fc, bw), Kokkos::ALL));
+  Kokkos::deep_copy(space, host_image<T>(e.right.data(), bh, fc, C), columns);
+  space.fence();
+  return e;
+}
+
+// The whole algorithm, on a block in the memory of Exec's backend (Views).
+template <class Exec, class T>
+void distributed_apply(const char* who, const Exec& space, const grid& g, std::int64_t height, std::int64_t width,
+                       const filter_spec& f, const image_view<const T, Exec>& in, const image_view<T, Exec>& out,
+                       border mode) {
+  const int in_h = static_cast<int>(in.extent(0)), in_w = static_cast<int>(in.extent(1)),
+            in_c = static_cast<int>(in.extent(2));
+  const int out_h = static_cast<int>(out.extent(0)), out_w = static_cast<int>(out.extent(1)),
+            out_c = static_cast<int>(out.extent(2));
   const int r = f.op == filter_op::sobel_magnitude ? 1 : f.kernel.size / 2;
   // The same call everywhere first: a size that differs is the cause of a block that does not fit.
   const auto& w = f.kernel.weights;
   detail::require_same(g.comm(), who,
                        {{"the image height", height},
                         {"the image width", width},
-                        {"the channel count", in.channels},
+                        {"the channel count", in_c},
                         {"the filter", static_cast<std::int64_t>(f.op) * 1000 + f.kernel.size},
                         {"the filter weights", detail::fingerprint(w.data(), w.size() * sizeof(float))},
                         {"the border", static_cast<std::int64_t>(mode)}});
@@ -127,19 +174,16 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
   std::string problem;
   if (height < 1 || width < 1)
     problem = std::string(who) + ": the image is " + size_text(height, width) + ", expected at least 1 x 1";
-  else if (in.height != b.height() || in.width != b.width())
-    problem = std::string(who) + ": in is " + size_text(in.height, in.width) + ", expected this process's block of " +
+  else if (in_h != b.height() || in_w != b.width())
+    problem = std::string(who) + ": in is " + size_text(in_h, in_w) + ", expected this process's block of " +
               size_text(b.height(), b.width()) + " (rows " + std::to_string(b.rows.begin) + ".." +
               std::to_string(b.rows.end - 1) + ", columns " + std::to_string(b.cols.begin) + ".." +
               std::to_string(b.cols.end - 1) + " of " + size_text(height, width) + ")";
-  else if (out.height != in.height || out.width != in.width || out.channels != in.channels)
-    problem = std::string(who) + ": out is " + size_text(out.height, out.width) + " x " +
-              std::to_string(out.channels) + ", expected in's " + size_text(in.height, in.width) + " x " +
-              std::to_string(in.channels);
-  else if (in.channels < 1 || in.channels > 4)
-    problem = std::string(who) + ": in has " + std::to_string(in.channels) + " channels, expected 1 to 4";
-  else if ((in.size() > 0 && (in.data == nullptr || out.data == nullptr)))
-    problem = std::string(who) + ": in or out has no data";
+  else if (out_h != in_h || out_w != in_w || out_c != in_c)
+    problem = std::string(who) + ": out is " + size_text(out_h, out_w) + " x " + std::to_string(out_c) +
+              ", expected in's " + size_text(in_h, in_w) + " x " + std::to_string(in_c);
+  else if (in_c < 1 || in_c > 4)
+    problem = std::string(who) + ": in has " + std::to_string(in_c) + " channels, expected 1 to 4";
   detail::agree(g.comm(), problem);
   // Each split direction's blocks hold the halo their neighbours need, and the pixels the border
   // rule reads at the image's edges (radius + 1 for reflect101).
@@ -150,32 +194,34 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
                 " pixels, fewer than the filter radius + 1 = " + std::to_string(r + 1) +
                 " along a split direction: use fewer processes along it, or a larger image");
 
-  if (std::int64_t(r) * std::max(b.width(), b.height() + 2 * r) * in.channels > INT_MAX)
+  if (std::int64_t(r) * std::max(b.width(), b.height() + 2 * r) * in_c > INT_MAX)
     throw error(std::string(who) + ": the block's halo is too large for one MPI message");
 
-  const int bh = static_cast<int>(b.height()), bw = static_cast<int>(b.width()), C = in.channels;
+  const int bh = static_cast<int>(b.height()), bw = static_cast<int>(b.width()), C = in_c;
   // The block filtered on its own, with the image's border: right for the outputs r or more pixels
   // inside, and for those near the block's edges that are the image's edges along a direction not
   // split over processes. One process: that is all.
-  const auto filter_into = [&](image_ref<const T> src, image_ref<T> dst) { pk::apply(on, f, src, dst, mode); };
   if (r == 0 || g.size() == 1) {
-    filter_into(in, out);
+    pk::apply(space, f, in, out, mode);
+    space.fence();
     return;
   }
-  halo<T> h(r, bh, bw, C, in.data);
+  const edge_frame<T> frame = edges_on_host(space, in, std::min(2 * r, bh), std::min(2 * r, bw));
+  halo<T> h(r, bh, bw, C, frame);
   const auto neighbour = [&](int row, int col, bool across_edge) {
     return across_edge && mode != border::wrap ? MPI_PROC_NULL : g.rank_of(row, col);
   };
   // The rows above and below are on their way while the block is filtered on its own.
   const std::size_t strip_rows = std::size_t(r) * bw * C;
   const bool split_rows = g.rows() > 1;
-  exchange<T> rows_exchange(in.data, split_rows ? in.data + (std::size_t(bh) * bw * C - strip_rows) : in.data,
+  exchange<T> rows_exchange(frame.top.data(),
+                            split_rows ? frame.bottom.data() + (frame.bottom.size() - strip_rows) : frame.bottom.data(),
                             h.top.data(), h.bottom.data(),
                             split_rows ? strip_rows : 0,
                             split_rows ? neighbour((g.row() + g.rows() - 1) % g.rows(), g.col(), g.row() == 0) : MPI_PROC_NULL,
                             split_rows ? neighbour((g.row() + 1) % g.rows(), g.col(), g.row() == g.rows() - 1) : MPI_PROC_NULL,
                             g.comm());
-  filter_into(in, out);
+  pk::apply(space, f, in, out, mode);  // (asynchronous on a GPU)
   rows_exchange.wait();
   if (!split_rows || (g.row() == 0 && mode != border::wrap)) border_rows(h, true, b.rows.begin, height, mode);
   if (!split_rows || (g.row() == g.rows() - 1 && mode != border::wrap)) border_rows(h, false, b.rows.begin, height, mode);
@@ -200,12 +246,15 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
   const auto redo = [&](int ya, int yb, int xa, int xb) {
     if (ya >= yb || xa >= xb) return;
     const int wh = yb - ya + 2 * r, ww = xb - xa + 2 * r;
-    const std::vector<T> window = h.window(ya - r, yb + r, xa - r, xb + r);
-    std::vector<T> result(window.size());
-    pk::apply(on, f, image_ref<const T>{window.data(), wh, ww, C}, image_ref<T>{result.data(), wh, ww, C}, border::zero);
-    for (int y = ya; y < yb; ++y)
-      std::memcpy(out.data + (std::size_t(y) * bw + xa) * C, result.data() + (std::size_t(y - ya + r) * ww + r) * C,
-                  std::size_t(xb - xa) * C * sizeof(T));
+    std::vector<T> window = h.window(ya - r, yb + r, xa - r, xb + r);
+    const image_view<T, Exec> in_window(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_window"), wh, ww, C);
+    const image_view<T, Exec> out_window(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_window_out"), wh, ww, C);
+    Kokkos::deep_copy(space, in_window, host_image<T>(window.data(), wh, ww, C));
+    pk::apply(space, f, image_view<const T, Exec>(in_window), out_window, border::zero);
+    Kokkos::deep_copy(space, Kokkos::subview(out, Kokkos::pair<int, int>(ya, yb), Kokkos::pair<int, int>(xa, xb), Kokkos::ALL),
+                      Kokkos::subview(out_window, Kokkos::pair<int, int>(r, r + yb - ya), Kokkos::pair<int, int>(r, r + xb - xa),
+                                      Kokkos::ALL));
+    space.fence();  // (window is freed on return)
   };
   // Along a direction not split, the edges' outputs are right already.
   const int top_end = split_rows ? std::min(r, bh) : 0, bottom_begin = split_rows ? std::max(bh - r, top_end) : bh;
@@ -217,6 +266,31 @@ void distributed_apply(const char* who, backend on, const grid& g, std::int64_t 
     redo(top_end, bottom_begin, 0, std::min(r, bw));                     // the left columns between them
     redo(top_end, bottom_begin, std::max(bw - r, std::min(r, bw)), bw);  // the right columns
   }
+  space.fence();
+}
+
+
+// The host-array calls: the arrays as Views in the backend's memory (the same memory on the host;
+// copied to the GPU and back on cuda), then the algorithm above.
+template <class T>
+void host_arrays(const char* who, backend on, const grid& g, std::int64_t height, std::int64_t width,
+                 const filter_spec& f, image_ref<const T> in, image_ref<T> out, border mode) {
+  std::string problem;
+  if (in.height < 0 || in.width < 0 || in.channels < 0 || out.height < 0 || out.width < 0 || out.channels < 0)
+    problem = std::string(who) + ": in or out has a negative size";
+  else if ((in.size() > 0 && in.data == nullptr) || (out.size() > 0 && out.data == nullptr))
+    problem = std::string(who) + ": in or out has no data";
+  detail::agree(g.comm(), problem);
+  on_backend(on, [&](auto space) {
+    using Exec = decltype(space);
+    const host_image<const T> in_host(in.data, in.height, in.width, in.channels);
+    const host_image<T> out_host(out.data, out.height, out.width, out.channels);
+    const auto in_here = Kokkos::create_mirror_view_and_copy(typename Exec::memory_space(), in_host);
+    auto out_here = Kokkos::create_mirror_view(typename Exec::memory_space(), out_host);
+    distributed_apply<Exec, T>(who, space, g, height, width, f, image_view<const T, Exec>(in_here),
+                               image_view<T, Exec>(out_here), mode);
+    if (out_here.data() != out_host.data()) Kokkos::deep_copy(out_host, out_here);
+  });
 }
 
 filter_spec convolution(const filter_kernel& k) {
@@ -229,19 +303,46 @@ filter_spec convolution(const filter_kernel& k) {
 
 void filter(backend on, const grid& g, std::int64_t height, std::int64_t width, image_ref<const float> in,
             image_ref<float> out, const filter_kernel& k, border b) {
-  distributed_apply("pk::mpi::filter", on, g, height, width, convolution(k), in, out, b);
+  host_arrays("pk::mpi::filter", on, g, height, width, convolution(k), in, out, b);
 }
 void filter(backend on, const grid& g, std::int64_t height, std::int64_t width, image_ref<const std::uint8_t> in,
             image_ref<std::uint8_t> out, const filter_kernel& k, border b) {
-  distributed_apply("pk::mpi::filter", on, g, height, width, convolution(k), in, out, b);
+  host_arrays("pk::mpi::filter", on, g, height, width, convolution(k), in, out, b);
 }
 void apply(backend on, const grid& g, std::int64_t height, std::int64_t width, const filter_spec& f,
            image_ref<const float> in, image_ref<float> out, border b) {
-  distributed_apply("pk::mpi::apply", on, g, height, width, f, in, out, b);
+  host_arrays("pk::mpi::apply", on, g, height, width, f, in, out, b);
 }
 void apply(backend on, const grid& g, std::int64_t height, std::int64_t width, const filter_spec& f,
            image_ref<const std::uint8_t> in, image_ref<std::uint8_t> out, border b) {
-  distributed_apply("pk::mpi::apply", on, g, height, width, f, in, out, b);
+  host_arrays("pk::mpi::apply", on, g, height, width, f, in, out, b);
 }
+
+namespace detail {
+template <class Exec, class T>
+void apply_views(const Exec& space, const grid& g, std::int64_t height, std::int64_t width, const filter_spec& f,
+                 const image_view<const T, Exec>& in, const image_view<T, Exec>& out, border b) {
+  distributed_apply<Exec, T>("pk::mpi::apply", space, g, height, width, f, in, out, b);
+}
+}  // namespace detail
+
+// The View calls for each backend of this build.
+#define PK_MPI_FILTER_VIEWS(Exec)                                                                               \
+  template void detail::apply_views<Exec, float>(const Exec&, const grid&, std::int64_t, std::int64_t,         \
+                                                 const filter_spec&, const image_view<const float, Exec>&,    \
+                                                 const image_view<float, Exec>&, border);                     \
+  template void detail::apply_views<Exec, std::uint8_t>(const Exec&, const grid&, std::int64_t, std::int64_t,  \
+                                                        const filter_spec&,                                   \
+                                                        const image_view<const std::uint8_t, Exec>&,          \
+                                                        const image_view<std::uint8_t, Exec>&, border);
+#if defined(KOKKOS_ENABLE_SERIAL)
+PK_MPI_FILTER_VIEWS(Kokkos::Serial)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+PK_MPI_FILTER_VIEWS(Kokkos::OpenMP)
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+PK_MPI_FILTER_VIEWS(Kokkos::Cuda)
+#endif
 
 }  // namespace pk::mpi

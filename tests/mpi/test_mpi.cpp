@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -15,6 +16,7 @@
 #include <pk/error.hpp>
 #include <pk/filter.hpp>
 #include <pk/mpi/filter.hpp>
+#include <pk/mpi/kokkos.hpp>
 #include <pk/mpi/matmul.hpp>
 
 #include "test_support.hpp"
@@ -95,6 +97,34 @@ TEST_CASE_TEMPLATE("pk::mpi::apply is bit-identical to pk::apply on the whole im
         check_filter<T>(37, 53, channels, f, mode);
         check_filter<T>(64, 33, channels, f, mode);
       }
+}
+
+TEST_CASE("pk::mpi::apply on Views of the default execution space is bit-identical too") {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const int height = 45, width = 38, channels = 3;
+  const auto global = pk_test::random_vector<float>(std::size_t(height) * width * channels);
+  const pk::filter_spec f = pk::parse_filter("gaussian5");
+  std::vector<float> whole(global.size());
+  pk::apply(pk::default_backend(), f, pk::image_ref<const float>{global.data(), height, width, channels},
+            pk::image_ref<float>{whole.data(), height, width, channels}, pk::border::wrap);
+  for (auto [rows, cols] : grids()) {
+    const pk::mpi::grid g(MPI_COMM_WORLD, rows, cols);
+    const auto b = pk::mpi::local_block(g, height, width);
+    const auto block = block_of_image(global, width, channels, b);
+    pk::image_view<float, Exec> in("in", b.height(), b.width(), channels), out("out", b.height(), b.width(), channels);
+    auto in_host = Kokkos::create_mirror_view(in);
+    std::copy(block.begin(), block.end(), in_host.data());
+    Kokkos::deep_copy(in, in_host);
+    Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());
+    pk::mpi::apply(Exec(), g, height, width, f, in, out, pk::border::wrap);
+    auto out_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    const auto expected = block_of_image(whole, width, channels, b);
+    CAPTURE(g.rows());
+    CAPTURE(g.cols());
+    CHECK(std::memcmp(out_host.data(), expected.data(), expected.size() * sizeof(float)) == 0);
+  }
 }
 
 TEST_CASE("pk::mpi filters: blocks smaller than the halo, and arguments that differ, fail on every process") {
