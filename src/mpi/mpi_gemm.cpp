@@ -1,5 +1,5 @@
-// The distributed GEMM (include/pk/mpi/matmul.hpp): SUMMA over the grid, the next panel's
-// broadcasts in flight while the local pk::gemm multiplies this one.
+// The distributed GEMM (include/pk/mpi/matmul.hpp, kokkos.hpp): SUMMA over the grid, the next
+// panel's broadcasts in flight while the local pk::gemm multiplies this one.
 #include <mpi.h>
 
 #include <algorithm>
@@ -10,6 +10,9 @@
 #include <vector>
 
 #include <pk/error.hpp>
+#include <pk/kokkos/matmul.hpp>
+#include <pk/kokkos/on_backend.hpp>
+#include <pk/mpi/kokkos.hpp>
 #include <pk/mpi/matmul.hpp>
 
 #include "mpi/mpi_support.hpp"
@@ -28,41 +31,54 @@ int block_holding(std::int64_t i, std::int64_t n, int parts) {
   return parts - 1;
 }
 
+// The same call everywhere first: a size that differs is the cause of a block that does not fit.
 template <class T>
-void summa(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, span<const T> a,
-           span<const T> b, T beta, span<T> c) {
-  const char* who = "pk::mpi::gemm";
-  // The same call everywhere first: a size that differs is the cause of a block that does not fit.
+void require_same_call(const grid& g, const char* who, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
+                       T beta) {
   detail::require_same(g.comm(), who,
                        {{"m", m}, {"n", n}, {"k", k},
                         {"alpha", detail::fingerprint(&alpha, sizeof alpha)},
                         {"beta", detail::fingerprint(&beta, sizeof beta)}});
+}
+
+// SUMMA on blocks in the memory of Exec's backend. The panels travel through host buffers (the MPI
+// is not asked to read device memory): a panel's owners copy it out of their block (a strided copy
+// in the backend's memory for A's columns), the broadcasts run, and the receivers copy it in; on a
+// GPU the next panel's copies and broadcasts overlap the local GEMM of this one.
+template <class Exec, class T>
+void summa(const char* who, const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
+           const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
+           const matrix_view<T, Exec>& c) {
+  require_same_call(g, who, m, n, k, alpha, beta);
   const range rows = block_of(m, g.rows(), g.row()), cols = block_of(n, g.cols(), g.col());
   const range a_k = block_of(k, g.cols(), g.col()), b_k = block_of(k, g.rows(), g.row());
   std::string problem;
-  const auto wrong = [&](const char* name, std::size_t got, std::int64_t r, std::int64_t cc, const char* of) {
-    problem = std::string(who) + ": " + name + " has " + std::to_string(got) + " elements, expected this process's " +
-              std::to_string(r) + " x " + std::to_string(cc) + " block of " + of;
+  const auto check = [&](const char* name, std::int64_t r, std::int64_t cc, std::int64_t er, std::int64_t ec,
+                         const char* of) {
+    if (problem.empty() && (r != er || cc != ec))
+      problem = std::string(who) + ": " + name + " is " + std::to_string(r) + " x " + std::to_string(cc) +
+                ", expected this process's " + std::to_string(er) + " x " + std::to_string(ec) + " block of " + of;
   };
   if (m < 0 || n < 0 || k < 0)
     problem = std::string(who) + ": m, n, k must be >= 0, got " + std::to_string(m) + ", " + std::to_string(n) +
               ", " + std::to_string(k);
-  else if (a.size() != static_cast<std::size_t>(rows.size() * a_k.size()))
-    wrong("a", a.size(), rows.size(), a_k.size(), "A (m x k)");
-  else if (b.size() != static_cast<std::size_t>(b_k.size() * cols.size()))
-    wrong("b", b.size(), b_k.size(), cols.size(), "B (k x n)");
-  else if (c.size() != static_cast<std::size_t>(rows.size() * cols.size()))
-    wrong("c", c.size(), rows.size(), cols.size(), "C (m x n)");
-  else if (rows.size() * std::min<std::int64_t>(k, PanelK) > INT_MAX || cols.size() * std::min<std::int64_t>(k, PanelK) > INT_MAX)
+  check("a", std::int64_t(a.extent(0)), std::int64_t(a.extent(1)), rows.size(), a_k.size(), "A (m x k)");
+  check("b", std::int64_t(b.extent(0)), std::int64_t(b.extent(1)), b_k.size(), cols.size(), "B (k x n)");
+  check("c", std::int64_t(c.extent(0)), std::int64_t(c.extent(1)), rows.size(), cols.size(), "C (m x n)");
+  if (problem.empty() && (rows.size() * std::min<std::int64_t>(k, PanelK) > INT_MAX ||
+                          cols.size() * std::min<std::int64_t>(k, PanelK) > INT_MAX))
     problem = std::string(who) + ": this process's blocks are too large for one MPI message a panel";
   detail::agree(g.comm(), problem);
   const std::int64_t bm = rows.size(), bn = cols.size();
   if (g.size() == 1) {  // one process: the one-process GEMM
-    pk::gemm(on, op::none, op::none, m, n, k, alpha, a, b, beta, c);
+    pk::gemm(space, op::none, op::none, alpha, a, b, beta, c);
+    space.fence();
     return;
   }
-  if (k == 0 || alpha == T(0)) {  // C = beta * C
-    pk::gemm(on, op::none, op::none, bm, bn, 0, alpha, span<const T>(), span<const T>(), beta, c);
+  if (k == 0 || alpha == T(0)) {  // C = beta * C: the one-process GEMM of k = 0 (A and B not read)
+    pk::gemm(space, op::none, op::none, alpha, matrix_view<const T, Exec>(a.data(), bm, 0),
+             matrix_view<const T, Exec>(b.data(), 0, bn), beta, c);
+    space.fence();
     return;
   }
   // Panels: K cut where A's blocks (over grid columns) or B's (over grid rows) change hands, and at
@@ -79,47 +95,135 @@ void summa(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64
   const auto panels = static_cast<int>(starts.size()) - 1;
   const auto panel_end = [&](int p) { return std::min(starts[p + 1], starts[p] + PanelK); };
 
+  using host_matrix = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using span_k = Kokkos::pair<std::int64_t, std::int64_t>;
   const MPI_Datatype type = detail::datatype<T>();
-  std::vector<T> a_panel[2], b_panel[2];
+  const std::int64_t widest = std::min<std::int64_t>(k, PanelK);
+  std::vector<T> a_host[2], b_host[2];
+  matrix_view<T, Exec> a_panel[2], b_panel[2];
   for (int s = 0; s < 2; ++s) {
-    a_panel[s].resize(static_cast<std::size_t>(bm * std::min<std::int64_t>(k, PanelK)));
-    b_panel[s].resize(static_cast<std::size_t>(std::min<std::int64_t>(k, PanelK) * bn));
+    a_host[s].resize(static_cast<std::size_t>(bm * widest));
+    b_host[s].resize(static_cast<std::size_t>(widest * bn));
+    a_panel[s] = matrix_view<T, Exec>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_a_panel"), bm, widest);
+    b_panel[s] = matrix_view<T, Exec>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_b_panel"), widest, bn);
   }
+  // The panel's views: its w columns (rows) of the buffers, dense.
+  const auto a_of = [&](int s, std::int64_t w) { return matrix_view<T, Exec>(a_panel[s].data(), bm, w); };
+  const auto b_of = [&](int s, std::int64_t w) { return matrix_view<T, Exec>(b_panel[s].data(), w, bn); };
   MPI_Request requests[2][2];
-  // Panel p into buffers p % 2: its owners copy it out of their blocks, then the broadcasts start.
+  // Panel p: its owners copy it out of their blocks into host buffers p % 2, then the broadcasts start.
   const auto start = [&](int p) {
     const std::int64_t k0 = starts[p], w = panel_end(p) - k0;
     const int s = p % 2;
     const int a_owner = block_holding(k0, k, g.cols()), b_owner = block_holding(k0, k, g.rows());
-    if (g.col() == a_owner)
-      for (std::int64_t i = 0; i < bm; ++i)
-        std::memcpy(a_panel[s].data() + i * w, a.data() + i * a_k.size() + (k0 - a_k.begin), w * sizeof(T));
-    if (g.row() == b_owner && bn > 0)  // (no block: no pointer to copy from)
-      std::memcpy(b_panel[s].data(), b.data() + (k0 - b_k.begin) * bn, w * bn * sizeof(T));
-    MPI_Ibcast(a_panel[s].data(), static_cast<int>(bm * w), type, a_owner, g.row_comm(), &requests[s][0]);
-    MPI_Ibcast(b_panel[s].data(), static_cast<int>(w * bn), type, b_owner, g.col_comm(), &requests[s][1]);
+    if (g.col() == a_owner && bm > 0) {
+      Kokkos::deep_copy(space, a_of(s, w), Kokkos::subview(a, Kokkos::ALL, span_k(k0 - a_k.begin, k0 - a_k.begin + w)));
+      Kokkos::deep_copy(space, host_matrix(a_host[s].data(), bm, w), a_of(s, w));
+    }
+    if (g.row() == b_owner && bn > 0)
+      Kokkos::deep_copy(space, host_matrix(b_host[s].data(), w, bn),
+                        Kokkos::subview(b, span_k(k0 - b_k.begin, k0 - b_k.begin + w), Kokkos::ALL));
+    space.fence();
+    MPI_Ibcast(a_host[s].data(), static_cast<int>(bm * w), type, a_owner, g.row_comm(), &requests[s][0]);
+    MPI_Ibcast(b_host[s].data(), static_cast<int>(w * bn), type, b_owner, g.col_comm(), &requests[s][1]);
   };
   start(0);
   for (int p = 0; p < panels; ++p) {
-    MPI_Waitall(2, requests[p % 2], MPI_STATUSES_IGNORE);
-    if (p + 1 < panels) start(p + 1);
+    const int s = p % 2;
     const std::int64_t w = panel_end(p) - starts[p];
+    MPI_Waitall(2, requests[s], MPI_STATUSES_IGNORE);
+    if (bm > 0 && bn > 0) {
+      Kokkos::deep_copy(space, a_of(s, w), host_matrix(a_host[s].data(), bm, w));
+      Kokkos::deep_copy(space, b_of(s, w), host_matrix(b_host[s].data(), w, bn));
+    }
+    if (p + 1 < panels) start(p + 1);  // (fences: this panel's copies are in, the GEMM before it done)
     if (bm > 0 && bn > 0)
-      pk::gemm(on, op::none, op::none, bm, bn, w, alpha,
-               span<const T>(a_panel[p % 2].data(), static_cast<std::size_t>(bm * w)),
-               span<const T>(b_panel[p % 2].data(), static_cast<std::size_t>(w * bn)), p == 0 ? beta : T(1), c);
+      pk::gemm(space, op::none, op::none, alpha, matrix_view<const T, Exec>(a_of(s, w)),
+               matrix_view<const T, Exec>(b_of(s, w)), p == 0 ? beta : T(1), c);
   }
+  space.fence();
+}
+
+// The host-array calls: the arrays as Views in the backend's memory (the same memory on the host;
+// copied to the GPU and back on cuda), then the algorithm above.
+template <class T>
+void host_arrays(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, span<const T> a,
+                 span<const T> b, T beta, span<T> c) {
+  const char* who = "pk::mpi::gemm";
+  require_same_call(g, who, m, n, k, alpha, beta);
+  const range rows = block_of(m, g.rows(), g.row()), cols = block_of(n, g.cols(), g.col());
+  const range a_k = block_of(k, g.cols(), g.col()), b_k = block_of(k, g.rows(), g.row());
+  std::string problem;
+  const auto wrong = [&](const char* name, std::size_t got, std::int64_t r, std::int64_t cc, const char* of) {
+    problem = std::string(who) + ": " + name + " has " + std::to_string(got) + " elements, expected this process's " +
+              std::to_string(r) + " x " + std::to_string(cc) + " block of " + of;
+  };
+  if (m < 0 || n < 0 || k < 0)
+    problem = std::string(who) + ": m, n, k must be >= 0, got " + std::to_string(m) + ", " + std::to_string(n) +
+              ", " + std::to_string(k);
+  else if (a.size() != static_cast<std::size_t>(rows.size() * a_k.size()))
+    wrong("a", a.size(), rows.size(), a_k.size(), "A (m x k)");
+  else if (b.size() != static_cast<std::size_t>(b_k.size() * cols.size()))
+    wrong("b", b.size(), b_k.size(), cols.size(), "B (k x n)");
+  else if (c.size() != static_cast<std::size_t>(rows.size() * cols.size()))
+    wrong("c", c.size(), rows.size(), cols.size(), "C (m x n)");
+  else if ((a.size() > 0 && a.data() == nullptr) || (b.size() > 0 && b.data() == nullptr) ||
+           (c.size() > 0 && c.data() == nullptr))
+    problem = std::string(who) + ": a, b or c has no data";
+  detail::agree(g.comm(), problem);
+  using host_matrix = Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using const_host_matrix =
+      Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  on_backend(on, [&](auto space) {
+    using Exec = decltype(space);
+    using memory = typename Exec::memory_space;
+    const const_host_matrix a_host(a.data(), rows.size(), a_k.size()), b_host(b.data(), b_k.size(), cols.size());
+    const host_matrix c_host(c.data(), rows.size(), cols.size());
+    const auto a_here = Kokkos::create_mirror_view_and_copy(memory(), a_host);
+    const auto b_here = Kokkos::create_mirror_view_and_copy(memory(), b_host);
+    const auto c_here = Kokkos::create_mirror_view_and_copy(memory(), c_host);
+    summa<Exec, T>(who, space, g, m, n, k, alpha, matrix_view<const T, Exec>(a_here),
+                   matrix_view<const T, Exec>(b_here), beta, matrix_view<T, Exec>(c_here));
+    if (c_here.data() != c_host.data()) Kokkos::deep_copy(c_host, c_here);
+  });
 }
 
 }  // namespace
 
 void gemm(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
           span<const float> a, span<const float> b, float beta, span<float> c) {
-  summa(on, g, m, n, k, alpha, a, b, beta, c);
+  host_arrays(on, g, m, n, k, alpha, a, b, beta, c);
 }
 void gemm(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
           span<const double> a, span<const double> b, double beta, span<double> c) {
-  summa(on, g, m, n, k, alpha, a, b, beta, c);
+  host_arrays(on, g, m, n, k, alpha, a, b, beta, c);
 }
+
+namespace detail {
+template <class Exec, class T>
+void gemm_views(const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
+                const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
+                const matrix_view<T, Exec>& c) {
+  summa<Exec, T>("pk::mpi::gemm", space, g, m, n, k, alpha, a, b, beta, c);
+}
+}  // namespace detail
+
+// The View calls for each backend of this build.
+#define PK_MPI_GEMM_VIEWS(Exec, T)                                                                          \
+  template void detail::gemm_views<Exec, T>(const Exec&, const grid&, std::int64_t, std::int64_t, std::int64_t, T, \
+                                            const matrix_view<const T, Exec>&, const matrix_view<const T, Exec>&, \
+                                            T, const matrix_view<T, Exec>&);
+#if defined(KOKKOS_ENABLE_SERIAL)
+PK_MPI_GEMM_VIEWS(Kokkos::Serial, float)
+PK_MPI_GEMM_VIEWS(Kokkos::Serial, double)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+PK_MPI_GEMM_VIEWS(Kokkos::OpenMP, float)
+PK_MPI_GEMM_VIEWS(Kokkos::OpenMP, double)
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+PK_MPI_GEMM_VIEWS(Kokkos::Cuda, float)
+PK_MPI_GEMM_VIEWS(Kokkos::Cuda, double)
+#endif
 
 }  // namespace pk::mpi

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -217,6 +218,39 @@ TEST_CASE_TEMPLATE("pk::mpi::gemm matches a float64 sum on every block, any shap
           CAPTURE(beta);
           check_gemm<T>(g, s[0], s[1], s[2], alpha, beta);
         }
+  }
+}
+
+TEST_CASE_TEMPLATE("pk::mpi::gemm on Views of the default execution space matches the host-array call", T, float,
+                   double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const pk::mpi::grid g(MPI_COMM_WORLD);
+  for (const auto& s : {std::array<std::int64_t, 3>{37, 29, 700}, std::array<std::int64_t, 3>{8, 3, 5}}) {
+    const std::int64_t m = s[0], n = s[1], k = s[2];
+    const auto rows = pk::mpi::block_of(m, g.rows(), g.row()), cols = pk::mpi::block_of(n, g.cols(), g.col());
+    const auto ak = pk::mpi::block_of(k, g.cols(), g.col()), bk = pk::mpi::block_of(k, g.rows(), g.row());
+    const auto a = pk_test::random_vector<T>(std::size_t(rows.size() * ak.size()));
+    const auto b = pk_test::random_vector<T>(std::size_t(bk.size() * cols.size()));
+    const auto c0 = pk_test::random_vector<T>(std::size_t(rows.size() * cols.size()));
+    auto c_arrays = c0;
+    pk::mpi::gemm(pk::default_backend(), g, m, n, k, T(-0.5), a, b, T(2), c_arrays);
+    pk::matrix_view<T, Exec> av("a", rows.size(), ak.size()), bv("b", bk.size(), cols.size()),
+        cv("c", rows.size(), cols.size());
+    const auto fill = [](auto view, const std::vector<T>& values) {
+      auto h = Kokkos::create_mirror_view(view);
+      std::copy(values.begin(), values.end(), h.data());
+      Kokkos::deep_copy(view, h);
+    };
+    fill(av, a);
+    fill(bv, b);
+    fill(cv, c0);
+    pk::mpi::gemm(Exec(), g, m, n, k, T(-0.5), av, bv, T(2), cv);
+    const auto c_views = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cv);
+    CAPTURE(m);
+    CAPTURE(k);
+    CHECK(std::memcmp(c_views.data(), c_arrays.data(), c_arrays.size() * sizeof(T)) == 0);
   }
 }
 

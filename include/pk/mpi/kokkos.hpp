@@ -1,11 +1,13 @@
 #pragma once
-// The distributed filters (<pk/mpi/filter.hpp>) on Kokkos Views in a backend's memory: each process
-// passes its block as an image_view (height x width x channels, LayoutRight) of Exec's memory space
-// and an execution space instance, which runs the block's filters. On a GPU, the block stays there:
-// only its edge frame (2R rows and columns) is copied to the host for the messages (the MPI is not
-// asked to read device memory) and the windows near the edge are copied back. Returns once `out` is
-// written (the space is fenced).
+// The distributed filters (<pk/mpi/filter.hpp>) and GEMM (<pk/mpi/matmul.hpp>) on Kokkos Views in a
+// backend's memory: each process passes its blocks as Views of Exec's memory space (images height x
+// width x channels, matrices rows x columns, LayoutRight) and an execution space instance, which
+// runs the local kernels. On a GPU the blocks stay there: what travels goes through host buffers
+// (the MPI is not asked to read device memory): a filter block's edge frame (2R rows and columns)
+// and the windows near its edge, GEMM's panels. Each call returns once its output is written (the
+// space is fenced).
 //   pk::mpi::apply(Kokkos::Cuda(), g, height, width, pk::parse_filter("gaussian5"), in, out);
+//   pk::mpi::gemm(Kokkos::Cuda(), g, m, n, k, 1.0, a, b, 0.0, c);
 #include <cstdint>
 
 #include <pk/filter.hpp>
@@ -15,6 +17,10 @@
 namespace pk::mpi {
 namespace detail {
 // Compiled for each backend of this build (src/mpi/mpi_filter.cpp); the templates below only convert Views.
+template <class Exec, class T>
+void gemm_views(const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
+                const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
+                const matrix_view<T, Exec>& c);
 template <class Exec, class T>
 void apply_views(const Exec& space, const grid& g, std::int64_t height, std::int64_t width, const filter_spec& f,
                  const image_view<const T, Exec>& in, const image_view<T, Exec>& out, border b);
@@ -33,6 +39,15 @@ void filter(const Exec& space, const grid& g, std::int64_t height, std::int64_t 
   filter_spec f;
   f.kernel = k;
   apply(space, g, height, width, f, in, out, b);
+}
+
+template <class Exec, class AView, class BView, class CView, class = enable_if_views_t<Exec, AView, BView, CView>>
+void gemm(const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k,
+          typename CView::non_const_value_type alpha, const AView& a, const BView& b,
+          typename CView::non_const_value_type beta, const CView& c) {
+  using T = typename CView::non_const_value_type;
+  detail::gemm_views<Exec, T>(space, g, m, n, k, alpha, matrix_view<const T, Exec>(a), matrix_view<const T, Exec>(b),
+                              beta, matrix_view<T, Exec>(c));
 }
 
 }  // namespace pk::mpi
