@@ -33,12 +33,84 @@ int block_holding(std::int64_t i, std::int64_t n, int parts) {
 
 // The same call everywhere first: a size that differs is the cause of a block that does not fit.
 template <class T>
-void require_same_call(const grid& g, const char* who, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
-                       T beta) {
+void require_same_call(const grid& g, const char* who, op op_a, op op_b, std::int64_t m, std::int64_t n,
+                       std::int64_t k, T alpha, T beta) {
   detail::require_same(g.comm(), who,
-                       {{"m", m}, {"n", n}, {"k", k},
+                       {{"op_a", static_cast<std::int64_t>(op_a)}, {"op_b", static_cast<std::int64_t>(op_b)},
+                        {"m", m}, {"n", n}, {"k", k},
                         {"alpha", detail::fingerprint(&alpha, sizeof alpha)},
                         {"beta", detail::fingerprint(&beta, sizeof beta)}});
+}
+
+// The block this process holds of a stored operand: op(X) is rows x cols; X as stored is that, or
+// its transpose (op::transpose), cut by the grid's block rule either way.
+struct stored_block {
+  range rows, cols;
+};
+stored_block stored(const grid& g, op o, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t r = o == op::none ? rows : cols, c = o == op::none ? cols : rows;
+  return {block_of(r, g.rows(), g.row()), block_of(c, g.cols(), g.col())};
+}
+
+// Collective: this process's block of S^T (cols x rows), given its block x of S (rows x cols, as
+// stored), both cut by the block rule. Each process sends every other the part of its block that
+// lands in that one's block of S^T, transposed (one MPI_Alltoallv), so SUMMA can run on op(A) and
+// op(B) as on untransposed operands.
+template <class T>
+std::vector<T> transpose_blocks(const grid& g, std::int64_t rows, std::int64_t cols, const T* x) {
+  const range my_r = block_of(rows, g.rows(), g.row()), my_c = block_of(cols, g.cols(), g.col());
+  // What process p holds of S^T: S's columns dest_r(p) x S's rows dest_c(p).
+  const auto dest_r = [&](int p) { return block_of(cols, g.rows(), p / g.cols()); };
+  const auto dest_c = [&](int p) { return block_of(rows, g.cols(), p % g.cols()); };
+  const auto meet = [](range a, range b) {
+    return range{std::max(a.begin, b.begin), std::max(std::max(a.begin, b.begin), std::min(a.end, b.end))};
+  };
+  const int P = g.size();
+  std::vector<int> send_counts(P), send_displs(P), recv_counts(P), recv_displs(P);
+  std::vector<T> send;
+  for (int p = 0; p < P; ++p) {
+    const range sr = meet(my_r, dest_c(p)), sc = meet(my_c, dest_r(p));  // S's rows and columns to send
+    send_displs[p] = static_cast<int>(send.size());
+    for (auto j = sc.begin; j < sc.end; ++j)  // row j of S^T
+      for (auto i = sr.begin; i < sr.end; ++i) send.push_back(x[(i - my_r.begin) * my_c.size() + (j - my_c.begin)]);
+    send_counts[p] = static_cast<int>(send.size()) - send_displs[p];
+  }
+  const range out_r = dest_r(g.rank()), out_c = dest_c(g.rank());
+  int total = 0;
+  for (int p = 0; p < P; ++p) {
+    const range pr = block_of(rows, g.rows(), p / g.cols()), pc = block_of(cols, g.cols(), p % g.cols());
+    recv_counts[p] = static_cast<int>(meet(pr, out_c).size() * meet(pc, out_r).size());
+    recv_displs[p] = total;
+    total += recv_counts[p];
+  }
+  std::vector<T> received(static_cast<std::size_t>(total));
+  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), detail::datatype<T>(), received.data(),
+                recv_counts.data(), recv_displs.data(), detail::datatype<T>(), g.comm());
+  std::vector<T> out(static_cast<std::size_t>(out_r.size() * out_c.size()));
+  for (int p = 0; p < P; ++p) {
+    const range pr = block_of(rows, g.rows(), p / g.cols()), pc = block_of(cols, g.cols(), p % g.cols());
+    const range sr = meet(pr, out_c), sc = meet(pc, out_r);
+    const T* from = received.data() + recv_displs[p];
+    for (auto j = sc.begin; j < sc.end; ++j)
+      for (auto i = sr.begin; i < sr.end; ++i) out[(j - out_r.begin) * out_c.size() + (i - out_c.begin)] = *from++;
+  }
+  return out;
+}
+
+// op(X)'s block in Exec's memory: x itself, or (transposed) the redistributed transpose of the
+// stored matrix (rows x cols as op(X)).
+template <class Exec, class T>
+matrix_view<const T, Exec> operand_block(const Exec& space, const grid& g, op o, std::int64_t rows, std::int64_t cols,
+                                         const matrix_view<const T, Exec>& x) {
+  if (o == op::none) return x;
+  const auto x_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  std::vector<T> t = transpose_blocks<T>(g, cols, rows, x_host.data());
+  const matrix_view<T, Exec> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_transposed"),
+                                 block_of(rows, g.rows(), g.row()).size(), block_of(cols, g.cols(), g.col()).size());
+  Kokkos::deep_copy(space, out, Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>(t.data(), out.extent(0), out.extent(1)));
+  space.fence();
+  return out;
 }
 
 // SUMMA on blocks in the memory of Exec's backend. The panels travel through host buffers (the MPI
@@ -46,10 +118,10 @@ void require_same_call(const grid& g, const char* who, std::int64_t m, std::int6
 // in the backend's memory for A's columns), the broadcasts run, and the receivers copy it in; on a
 // GPU the next panel's copies and broadcasts overlap the local GEMM of this one.
 template <class Exec, class T>
-void summa(const char* who, const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
-           const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
-           const matrix_view<T, Exec>& c) {
-  require_same_call(g, who, m, n, k, alpha, beta);
+void summa(const char* who, const Exec& space, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n,
+           std::int64_t k, T alpha, const matrix_view<const T, Exec>& a_stored,
+           const matrix_view<const T, Exec>& b_stored, T beta, const matrix_view<T, Exec>& c) {
+  require_same_call(g, who, op_a, op_b, m, n, k, alpha, beta);
   const range rows = block_of(m, g.rows(), g.row()), cols = block_of(n, g.cols(), g.col());
   const range a_k = block_of(k, g.cols(), g.col()), b_k = block_of(k, g.rows(), g.row());
   std::string problem;
@@ -62,8 +134,11 @@ void summa(const char* who, const Exec& space, const grid& g, std::int64_t m, st
   if (m < 0 || n < 0 || k < 0)
     problem = std::string(who) + ": m, n, k must be >= 0, got " + std::to_string(m) + ", " + std::to_string(n) +
               ", " + std::to_string(k);
-  check("a", std::int64_t(a.extent(0)), std::int64_t(a.extent(1)), rows.size(), a_k.size(), "A (m x k)");
-  check("b", std::int64_t(b.extent(0)), std::int64_t(b.extent(1)), b_k.size(), cols.size(), "B (k x n)");
+  const stored_block sa = stored(g, op_a, m, k), sb = stored(g, op_b, k, n);
+  check("a", std::int64_t(a_stored.extent(0)), std::int64_t(a_stored.extent(1)), sa.rows.size(), sa.cols.size(),
+        op_a == op::none ? "A (m x k)" : "A (k x m, transposed)");
+  check("b", std::int64_t(b_stored.extent(0)), std::int64_t(b_stored.extent(1)), sb.rows.size(), sb.cols.size(),
+        op_b == op::none ? "B (k x n)" : "B (n x k, transposed)");
   check("c", std::int64_t(c.extent(0)), std::int64_t(c.extent(1)), rows.size(), cols.size(), "C (m x n)");
   if (problem.empty() && (rows.size() * std::min<std::int64_t>(k, PanelK) > INT_MAX ||
                           cols.size() * std::min<std::int64_t>(k, PanelK) > INT_MAX))
@@ -71,16 +146,19 @@ void summa(const char* who, const Exec& space, const grid& g, std::int64_t m, st
   detail::agree(g.comm(), problem);
   const std::int64_t bm = rows.size(), bn = cols.size();
   if (g.size() == 1) {  // one process: the one-process GEMM
-    pk::gemm(space, op::none, op::none, alpha, a, b, beta, c);
+    pk::gemm(space, op_a, op_b, alpha, a_stored, b_stored, beta, c);
     space.fence();
     return;
   }
   if (k == 0 || alpha == T(0)) {  // C = beta * C: the one-process GEMM of k = 0 (A and B not read)
-    pk::gemm(space, op::none, op::none, alpha, matrix_view<const T, Exec>(a.data(), bm, 0),
-             matrix_view<const T, Exec>(b.data(), 0, bn), beta, c);
+    pk::gemm(space, op::none, op::none, alpha, matrix_view<const T, Exec>(a_stored.data(), bm, 0),
+             matrix_view<const T, Exec>(b_stored.data(), 0, bn), beta, c);
     space.fence();
     return;
   }
+  // Transposed operands are redistributed as op(A) and op(B) first.
+  const matrix_view<const T, Exec> a = operand_block(space, g, op_a, m, k, a_stored);
+  const matrix_view<const T, Exec> b = operand_block(space, g, op_b, k, n, b_stored);
   // Panels: K cut where A's blocks (over grid columns) or B's (over grid rows) change hands, and at
   // most PanelK long.
   std::vector<std::int64_t> cuts{0, k};
@@ -147,12 +225,12 @@ void summa(const char* who, const Exec& space, const grid& g, std::int64_t m, st
 // The host-array calls: the arrays as Views in the backend's memory (the same memory on the host;
 // copied to the GPU and back on cuda), then the algorithm above.
 template <class T>
-void host_arrays(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, span<const T> a,
-                 span<const T> b, T beta, span<T> c) {
+void host_arrays(backend on, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
+                 span<const T> a, span<const T> b, T beta, span<T> c) {
   const char* who = "pk::mpi::gemm";
-  require_same_call(g, who, m, n, k, alpha, beta);
+  require_same_call(g, who, op_a, op_b, m, n, k, alpha, beta);
   const range rows = block_of(m, g.rows(), g.row()), cols = block_of(n, g.cols(), g.col());
-  const range a_k = block_of(k, g.cols(), g.col()), b_k = block_of(k, g.rows(), g.row());
+  const stored_block sa = stored(g, op_a, m, k), sb = stored(g, op_b, k, n);
   std::string problem;
   const auto wrong = [&](const char* name, std::size_t got, std::int64_t r, std::int64_t cc, const char* of) {
     problem = std::string(who) + ": " + name + " has " + std::to_string(got) + " elements, expected this process's " +
@@ -161,10 +239,10 @@ void host_arrays(backend on, const grid& g, std::int64_t m, std::int64_t n, std:
   if (m < 0 || n < 0 || k < 0)
     problem = std::string(who) + ": m, n, k must be >= 0, got " + std::to_string(m) + ", " + std::to_string(n) +
               ", " + std::to_string(k);
-  else if (a.size() != static_cast<std::size_t>(rows.size() * a_k.size()))
-    wrong("a", a.size(), rows.size(), a_k.size(), "A (m x k)");
-  else if (b.size() != static_cast<std::size_t>(b_k.size() * cols.size()))
-    wrong("b", b.size(), b_k.size(), cols.size(), "B (k x n)");
+  else if (a.size() != static_cast<std::size_t>(sa.rows.size() * sa.cols.size()))
+    wrong("a", a.size(), sa.rows.size(), sa.cols.size(), op_a == op::none ? "A (m x k)" : "A (k x m, transposed)");
+  else if (b.size() != static_cast<std::size_t>(sb.rows.size() * sb.cols.size()))
+    wrong("b", b.size(), sb.rows.size(), sb.cols.size(), op_b == op::none ? "B (k x n)" : "B (n x k, transposed)");
   else if (c.size() != static_cast<std::size_t>(rows.size() * cols.size()))
     wrong("c", c.size(), rows.size(), cols.size(), "C (m x n)");
   else if ((a.size() > 0 && a.data() == nullptr) || (b.size() > 0 && b.data() == nullptr) ||
@@ -177,12 +255,13 @@ void host_arrays(backend on, const grid& g, std::int64_t m, std::int64_t n, std:
   on_backend(on, [&](auto space) {
     using Exec = decltype(space);
     using memory = typename Exec::memory_space;
-    const const_host_matrix a_host(a.data(), rows.size(), a_k.size()), b_host(b.data(), b_k.size(), cols.size());
+    const const_host_matrix a_host(a.data(), sa.rows.size(), sa.cols.size()),
+        b_host(b.data(), sb.rows.size(), sb.cols.size());
     const host_matrix c_host(c.data(), rows.size(), cols.size());
     const auto a_here = Kokkos::create_mirror_view_and_copy(memory(), a_host);
     const auto b_here = Kokkos::create_mirror_view_and_copy(memory(), b_host);
     const auto c_here = Kokkos::create_mirror_view_and_copy(memory(), c_host);
-    summa<Exec, T>(who, space, g, m, n, k, alpha, matrix_view<const T, Exec>(a_here),
+    summa<Exec, T>(who, space, g, op_a, op_b, m, n, k, alpha, matrix_view<const T, Exec>(a_here),
                    matrix_view<const T, Exec>(b_here), beta, matrix_view<T, Exec>(c_here));
     if (c_here.data() != c_host.data()) Kokkos::deep_copy(c_host, c_here);
   });
@@ -190,27 +269,36 @@ void host_arrays(backend on, const grid& g, std::int64_t m, std::int64_t n, std:
 
 }  // namespace
 
+void gemm(backend on, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+          span<const float> a, span<const float> b, float beta, span<float> c) {
+  host_arrays(on, g, op_a, op_b, m, n, k, alpha, a, b, beta, c);
+}
+void gemm(backend on, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
+          span<const double> a, span<const double> b, double beta, span<double> c) {
+  host_arrays(on, g, op_a, op_b, m, n, k, alpha, a, b, beta, c);
+}
 void gemm(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
           span<const float> a, span<const float> b, float beta, span<float> c) {
-  host_arrays(on, g, m, n, k, alpha, a, b, beta, c);
+  host_arrays(on, g, op::none, op::none, m, n, k, alpha, a, b, beta, c);
 }
 void gemm(backend on, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, double alpha,
           span<const double> a, span<const double> b, double beta, span<double> c) {
-  host_arrays(on, g, m, n, k, alpha, a, b, beta, c);
+  host_arrays(on, g, op::none, op::none, m, n, k, alpha, a, b, beta, c);
 }
 
 namespace detail {
 template <class Exec, class T>
-void gemm_views(const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
-                const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
+void gemm_views(const Exec& space, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                T alpha, const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
                 const matrix_view<T, Exec>& c) {
-  summa<Exec, T>("pk::mpi::gemm", space, g, m, n, k, alpha, a, b, beta, c);
+  summa<Exec, T>("pk::mpi::gemm", space, g, op_a, op_b, m, n, k, alpha, a, b, beta, c);
 }
 }  // namespace detail
 
 // The View calls for each backend of this build.
 #define PK_MPI_GEMM_VIEWS(Exec, T)                                                                          \
-  template void detail::gemm_views<Exec, T>(const Exec&, const grid&, std::int64_t, std::int64_t, std::int64_t, T, \
+  template void detail::gemm_views<Exec, T>(const Exec&, const grid&, op, op, std::int64_t, std::int64_t,          \
+                                            std::int64_t, T,                                                     \
                                             const matrix_view<const T, Exec>&, const matrix_view<const T, Exec>&, \
                                             T, const matrix_view<T, Exec>&);
 #if defined(KOKKOS_ENABLE_SERIAL)

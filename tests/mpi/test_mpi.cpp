@@ -166,29 +166,37 @@ namespace {
 // C's block against alpha * sum_k A(i,k) B(k,j) + beta * C0(i,j) in float64, within a bound on the
 // rounding of a float sum of k products: k * eps * sum |terms| (times 4).
 template <class T>
-void check_gemm(const pk::mpi::grid& g, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, double beta) {
+void check_gemm(const pk::mpi::grid& g, std::int64_t m, std::int64_t n, std::int64_t k, double alpha, double beta,
+                pk::op op_a = pk::op::none, pk::op op_b = pk::op::none) {
+  const bool ta = op_a == pk::op::transpose, tb = op_b == pk::op::transpose;
+  // The stored matrices: A m x k (k x m transposed), B k x n (n x k).
   const auto A = pk_test::random_vector<T>(static_cast<std::size_t>(m * k));
   const auto B = pk_test::random_vector<T>(static_cast<std::size_t>(k * n));
   const auto C0 = pk_test::random_vector<T>(static_cast<std::size_t>(m * n));
+  const auto op_a_at = [&](std::int64_t i, std::int64_t kk) { return ta ? A[kk * m + i] : A[i * k + kk]; };
+  const auto op_b_at = [&](std::int64_t kk, std::int64_t j) { return tb ? B[j * k + kk] : B[kk * n + j]; };
+  // This process's block of a stored R x C matrix X.
+  const auto block = [&](const std::vector<T>& X, std::int64_t R, std::int64_t C) {
+    const auto br = pk::mpi::block_of(R, g.rows(), g.row()), bc = pk::mpi::block_of(C, g.cols(), g.col());
+    std::vector<T> out;
+    for (auto i = br.begin; i < br.end; ++i)
+      for (auto j = bc.begin; j < bc.end; ++j) out.push_back(X[i * C + j]);
+    return out;
+  };
   const auto rows = pk::mpi::block_of(m, g.rows(), g.row()), cols = pk::mpi::block_of(n, g.cols(), g.col());
-  const auto ak = pk::mpi::block_of(k, g.cols(), g.col()), bk = pk::mpi::block_of(k, g.rows(), g.row());
-  std::vector<T> a, b, c;
-  for (auto i = rows.begin; i < rows.end; ++i)
-    for (auto kk = ak.begin; kk < ak.end; ++kk) a.push_back(A[i * k + kk]);
-  for (auto kk = bk.begin; kk < bk.end; ++kk)
-    for (auto j = cols.begin; j < cols.end; ++j) b.push_back(B[kk * n + j]);
-  for (auto i = rows.begin; i < rows.end; ++i)
-    for (auto j = cols.begin; j < cols.end; ++j)
-      c.push_back(beta == 0 ? std::numeric_limits<T>::quiet_NaN() : C0[i * n + j]);
-  pk::mpi::gemm(pk::default_backend(), g, m, n, k, static_cast<T>(alpha), a, b, static_cast<T>(beta), c);
+  const auto a = ta ? block(A, k, m) : block(A, m, k);
+  const auto b = tb ? block(B, n, k) : block(B, k, n);
+  std::vector<T> c = block(C0, m, n);
+  if (beta == 0) std::fill(c.begin(), c.end(), std::numeric_limits<T>::quiet_NaN());
+  pk::mpi::gemm(pk::default_backend(), g, op_a, op_b, m, n, k, static_cast<T>(alpha), a, b, static_cast<T>(beta), c);
   std::size_t e = 0;
   int bad = 0;
   for (auto i = rows.begin; i < rows.end; ++i)
     for (auto j = cols.begin; j < cols.end; ++j, ++e) {
       double sum = 0, terms = 0;
       for (std::int64_t kk = 0; kk < k; ++kk) {
-        sum += double(A[i * k + kk]) * double(B[kk * n + j]);
-        terms += std::fabs(double(A[i * k + kk]) * double(B[kk * n + j]));
+        sum += double(op_a_at(i, kk)) * double(op_b_at(kk, j));
+        terms += std::fabs(double(op_a_at(i, kk)) * double(op_b_at(kk, j)));
       }
       const double c0 = beta == 0 ? 0.0 : double(C0[i * n + j]);
       const double ref = alpha * sum + beta * c0;
@@ -217,6 +225,27 @@ TEST_CASE_TEMPLATE("pk::mpi::gemm matches a float64 sum on every block, any shap
           CAPTURE(alpha);
           CAPTURE(beta);
           check_gemm<T>(g, s[0], s[1], s[2], alpha, beta);
+        }
+  }
+}
+
+TEST_CASE_TEMPLATE("pk::mpi::gemm with transposed operands, as stored, on every grid", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  const std::int64_t shapes[][3] = {{13, 9, 17}, {40, 33, 700}, {3, 70, 5}, {6, 6, 0}};
+  for (auto [rows, cols] : grids()) {
+    const pk::mpi::grid g(MPI_COMM_WORLD, rows, cols);
+    for (const auto& s : shapes)
+      for (pk::op op_a : {pk::op::none, pk::op::transpose})
+        for (pk::op op_b : {pk::op::none, pk::op::transpose}) {
+          CAPTURE(g.rows());
+          CAPTURE(g.cols());
+          CAPTURE(s[0]);
+          CAPTURE(s[1]);
+          CAPTURE(s[2]);
+          CAPTURE(static_cast<int>(op_a));
+          CAPTURE(static_cast<int>(op_b));
+          check_gemm<T>(g, s[0], s[1], s[2], 1.5, 0.5, op_a, op_b);
         }
   }
 }

@@ -12,13 +12,15 @@
 
 #include <pk/filter.hpp>
 #include <pk/kokkos/views.hpp>
+#include <pk/matmul.hpp>
 #include <pk/mpi/grid.hpp>
 
 namespace pk::mpi {
 namespace detail {
 // Compiled for each backend of this build (src/mpi/mpi_filter.cpp); the templates below only convert Views.
 template <class Exec, class T>
-void gemm_views(const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
+void gemm_views(const Exec& space, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                T alpha,
                 const matrix_view<const T, Exec>& a, const matrix_view<const T, Exec>& b, T beta,
                 const matrix_view<T, Exec>& c);
 template <class Exec, class T>
@@ -41,13 +43,20 @@ void filter(const Exec& space, const grid& g, std::int64_t height, std::int64_t 
   apply(space, g, height, width, f, in, out, b);
 }
 
+// (op_a, op_b: as <pk/mpi/matmul.hpp> says, each process's block of the matrix as stored.)
+template <class Exec, class AView, class BView, class CView, class = enable_if_views_t<Exec, AView, BView, CView>>
+void gemm(const Exec& space, const grid& g, op op_a, op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+          typename CView::non_const_value_type alpha, const AView& a, const BView& b,
+          typename CView::non_const_value_type beta, const CView& c) {
+  using T = typename CView::non_const_value_type;
+  detail::gemm_views<Exec, T>(space, g, op_a, op_b, m, n, k, alpha, matrix_view<const T, Exec>(a),
+                              matrix_view<const T, Exec>(b), beta, matrix_view<T, Exec>(c));
+}
 template <class Exec, class AView, class BView, class CView, class = enable_if_views_t<Exec, AView, BView, CView>>
 void gemm(const Exec& space, const grid& g, std::int64_t m, std::int64_t n, std::int64_t k,
           typename CView::non_const_value_type alpha, const AView& a, const BView& b,
           typename CView::non_const_value_type beta, const CView& c) {
-  using T = typename CView::non_const_value_type;
-  detail::gemm_views<Exec, T>(space, g, m, n, k, alpha, matrix_view<const T, Exec>(a), matrix_view<const T, Exec>(b),
-                              beta, matrix_view<T, Exec>(c));
+  gemm(space, g, op::none, op::none, m, n, k, alpha, a, b, beta, c);
 }
 
 }  // namespace pk::mpi
