@@ -283,6 +283,10 @@ void host_arrays(const char* who, backend on, const grid& g, std::int64_t height
   detail::agree(g.comm(), problem);
   on_backend(on, [&](auto space) {
     using Exec = decltype(space);
+    // A GPU gets copies of the block and its result (Views of the arrays themselves on the host).
+    if constexpr (!Kokkos::SpaceAccessibility<typename Exec::memory_space, Kokkos::HostSpace>::accessible)
+      detail::require_memory_everywhere(g.comm(), on, 2.0 * double(in.size()) * sizeof(T),
+                                        std::string(who) + " (this process's block copied to the GPU)");
     const host_image<const T> in_host(in.data, in.height, in.width, in.channels);
     const host_image<T> out_host(out.data, out.height, out.width, out.channels);
     const auto in_here = Kokkos::create_mirror_view_and_copy(typename Exec::memory_space(), in_host);

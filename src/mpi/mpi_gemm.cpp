@@ -156,7 +156,16 @@ void summa(const char* who, const Exec& space, const grid& g, op op_a, op op_b, 
     space.fence();
     return;
   }
-  // Transposed operands are redistributed as op(A) and op(B) first.
+  // Transposed operands are redistributed as op(A) and op(B) first: a copy of each such block on the
+  // host (twice: sent and received) and in the backend's memory.
+  {
+    double host_bytes = 0;
+    if (op_a == op::transpose) host_bytes += 3.0 * double(a_stored.size()) * sizeof(T);
+    if (op_b == op::transpose) host_bytes += 3.0 * double(b_stored.size()) * sizeof(T);
+    if (op_a == op::transpose || op_b == op::transpose)  // (the same on every process: a collective)
+      detail::require_memory_everywhere(g.comm(), backend_of<Kokkos::DefaultHostExecutionSpace>(), host_bytes,
+                                        std::string(who) + " (transposed operands redistributed)");
+  }
   const matrix_view<const T, Exec> a = operand_block(space, g, op_a, m, k, a_stored);
   const matrix_view<const T, Exec> b = operand_block(space, g, op_b, k, n, b_stored);
   // Panels: K cut where A's blocks (over grid columns) or B's (over grid rows) change hands, and at
@@ -255,6 +264,10 @@ void host_arrays(backend on, const grid& g, op op_a, op op_b, std::int64_t m, st
   on_backend(on, [&](auto space) {
     using Exec = decltype(space);
     using memory = typename Exec::memory_space;
+    // A GPU gets copies of the three blocks (Views of the arrays themselves on the host).
+    if constexpr (!Kokkos::SpaceAccessibility<memory, Kokkos::HostSpace>::accessible)
+      detail::require_memory_everywhere(g.comm(), on, double(a.size() + b.size() + c.size()) * sizeof(T),
+                                        std::string(who) + " (this process's blocks copied to the GPU)");
     const const_host_matrix a_host(a.data(), sa.rows.size(), sa.cols.size()),
         b_host(b.data(), sb.rows.size(), sb.cols.size());
     const host_matrix c_host(c.data(), rows.size(), cols.size());

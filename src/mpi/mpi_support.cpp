@@ -80,6 +80,26 @@ void agree(MPI_Comm comm, const std::string& local_error) {
   throw error(message + " (on process " + std::to_string(first) + ")");
 }
 
+void require_memory_everywhere(MPI_Comm comm, backend b, double bytes, const std::string& what) {
+  std::string problem;
+  try {
+    require_memory(b, bytes, what);
+  } catch (const memory_error& e) {
+    problem = e.what();
+  }
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int first = problem.empty() ? size : rank;
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return;
+  int length = static_cast<int>(problem.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  std::string message = rank == first ? problem : std::string(static_cast<std::size_t>(length), ' ');
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
+  throw memory_error(rank == first ? message : message + " (on process " + std::to_string(first) + ")");
+}
+
 void require_same(MPI_Comm comm, const char* who, std::initializer_list<std::pair<const char*, std::int64_t>> values) {
   std::vector<std::int64_t> low, high;
   for (const auto& v : values) low.push_back(v.second);

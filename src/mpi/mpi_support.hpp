@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include <pk/backend.hpp>
+
 namespace pk::mpi::detail {
 
 template <class T>
@@ -17,6 +19,11 @@ MPI_Datatype datatype();
 // Collective: when any process has a non-empty `local_error`, every process raises pk::error with
 // the message of the lowest such rank (prefixed with that rank where it is another's).
 void agree(MPI_Comm comm, const std::string& local_error);
+
+// Collective: pk::memory_error on every process when any lacks `bytes` of free memory on backend b's
+// device (pk::require_memory's message), before anything is allocated, so that no process is left
+// waiting for one that ran out.
+void require_memory_everywhere(MPI_Comm comm, backend b, double bytes, const std::string& what);
 
 // Collective: pk::error on every process unless each named value is the same on all of them.
 void require_same(MPI_Comm comm, const char* who, std::initializer_list<std::pair<const char*, std::int64_t>> values);

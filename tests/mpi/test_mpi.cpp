@@ -20,6 +20,7 @@
 #include <pk/mpi/kokkos.hpp>
 #include <pk/mpi/matmul.hpp>
 
+#include "mpi/mpi_support.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -315,4 +316,13 @@ TEST_CASE("pk::mpi::grid: dimensions that do not fit the communicator fail on ev
   const auto b = pk::mpi::block_of(10, 4, 3);  // 10 over 4: 3, 3, 2, 2
   CHECK(b.begin == 8);
   CHECK(b.end == 10);
+}
+
+TEST_CASE("a process short of memory makes every process raise pk::memory_error, before allocating") {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const double bytes = rank == 0 ? 1e18 : 1.0;  // (an exabyte: more than any host has)
+  CHECK_THROWS_AS(pk::mpi::detail::require_memory_everywhere(MPI_COMM_WORLD, pk::backend::serial, bytes, "the test"),
+                  pk::memory_error);
+  CHECK_NOTHROW(pk::mpi::detail::require_memory_everywhere(MPI_COMM_WORLD, pk::backend::serial, 1.0, "the test"));
 }
