@@ -1,6 +1,7 @@
 #include "mpi/mpi_support.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <pk/error.hpp>
@@ -17,6 +18,23 @@ range block_of(std::int64_t n, int parts, int index) {
 block local_block(const grid& g, std::int64_t height, std::int64_t width) {
   return {block_of(height, g.rows(), g.row()), block_of(width, g.cols(), g.col())};
 }
+
+namespace {
+// comm's processes on this machine, ranked as in comm.
+std::pair<int, int> on_this_machine(MPI_Comm comm) {
+  MPI_Comm local = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+  MPI_Comm_rank(local, &rank);
+  MPI_Comm_size(local, &size);
+  MPI_Comm_free(&local);
+  return {rank, size};
+}
+}  // namespace
+
+int local_rank(MPI_Comm comm) { return on_this_machine(comm).first; }
+int local_size(MPI_Comm comm) { return on_this_machine(comm).second; }
 
 grid::grid(MPI_Comm comm, int rows, int cols) {
   int size = 0;

@@ -326,3 +326,12 @@ TEST_CASE("a process short of memory makes every process raise pk::memory_error,
                   pk::memory_error);
   CHECK_NOTHROW(pk::mpi::detail::require_memory_everywhere(MPI_COMM_WORLD, pk::backend::serial, 1.0, "the test"));
 }
+
+TEST_CASE("pk::mpi::local_rank: the processes of one machine, ranked as in the communicator") {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // (ctest starts every process on this one machine)
+  CHECK(pk::mpi::local_size(MPI_COMM_WORLD) == size);
+  CHECK(pk::mpi::local_rank(MPI_COMM_WORLD) == rank);
+}

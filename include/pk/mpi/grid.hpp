@@ -48,6 +48,12 @@ class grid {
   int rows_ = 1, cols_ = 1, row_index_ = 0, col_index_ = 0;
 };
 
+// This process's rank among the processes of comm on its own machine (MPI_COMM_TYPE_SHARED), and
+// how many there are: one process per GPU takes GPU local_rank (start pk::runtime with
+// runtime_options{local_rank(comm) % gpus_per_machine}). Collective.
+int local_rank(MPI_Comm comm);
+int local_size(MPI_Comm comm);
+
 // This process's block of a global height x width array: rows block_of(height, rows, row), columns
 // block_of(width, cols, col).
 struct block {
