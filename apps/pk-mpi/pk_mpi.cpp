@@ -22,9 +22,10 @@
 namespace {
 
 const char* usage =
-    "usage: mpiexec -n P pk-mpi filter IN OUT --kernel NAME [--border MODE] [--backend NAME]\n"
+    "usage: mpiexec -n P pk-mpi filter IN OUT --kernel NAME [--border MODE] [--backend NAME] [--gpus N]\n"
     "  the distributed filter (pk::mpi::apply) of an 8-bit PNG or JPEG image; kernels and borders as\n"
-    "  in `pk filter --help`; backend: serial, openmp or cuda (default: the fastest compiled in)\n";
+    "  in `pk filter --help`; backend: serial, openmp or cuda (default: the fastest compiled in);\n"
+    "  --gpus N: on cuda, the processes of a machine share its N GPUs by local rank (default 1)\n";
 
 // Raises pk::error on every process with process 0's message, when it has one.
 void from_root(const std::string& message, MPI_Comm comm) {
@@ -59,6 +60,7 @@ void paste(pk::image<std::uint8_t>& whole, const pk::mpi::block& b, const std::u
 
 int filter(int argc, char** argv) {
   std::string in_path, out_path, kernel, border_name = "reflect101", backend_name;
+  int gpus = 1;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&] {
@@ -68,6 +70,7 @@ int filter(int argc, char** argv) {
     if (a == "--kernel") kernel = value();
     else if (a == "--border") border_name = value();
     else if (a == "--backend") backend_name = value();
+    else if (a == "--gpus") gpus = std::stoi(value());
     else if (!a.empty() && a[0] == '-') throw pk::error("pk-mpi filter: unknown option " + a + "\n" + usage);
     else if (in_path.empty()) in_path = a;
     else if (out_path.empty()) out_path = a;
@@ -76,7 +79,11 @@ int filter(int argc, char** argv) {
   if (in_path.empty() || out_path.empty() || kernel.empty()) throw pk::error(std::string("pk-mpi filter: ") + usage);
   const pk::filter_spec spec = pk::parse_filter(kernel);
   const pk::border border = pk::parse_border(border_name);
-  pk::runtime kokkos;
+  if (gpus < 1) throw pk::error("pk-mpi filter: --gpus must be >= 1, got " + std::to_string(gpus));
+  // On a GPU backend each process takes GPU (its rank on this machine) % gpus.
+  pk::runtime_options options;
+  if (backend_name == "cuda") options.device = pk::mpi::local_rank(MPI_COMM_WORLD) % gpus;
+  pk::runtime kokkos(options);
   const pk::backend on = backend_name.empty() ? pk::default_backend() : pk::parse_backend(backend_name);
   const pk::mpi::grid g(MPI_COMM_WORLD);
 
