@@ -14,16 +14,6 @@ namespace {
 
 namespace d = pk::detail;
 
-// A 16-byte SIMD vector of T where the compiler has GCC's vector types, T otherwise.
-template <class T>
-struct vector16 {
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
-  typedef T type __attribute__((vector_size(16)));
-#else
-  using type = T;
-#endif
-};
-
 // Packed panels (one thread), thread tiles of TM x TN, block tiles of BM x BN thread tiles, K steps
 // of TK; B's rows held as Values.
 template <class T, int TM, int TN, int BM, int BN, int TK, class Value = T>
@@ -41,7 +31,7 @@ template <class T>
 using one_thread_odd = panels<T, 3, 5, 1, 1, 7>;
 // 2 x 3 thread tiles of two 16-byte vectors' width a block.
 template <class T>
-using one_thread_six_tiles = panels<T, 2, 32 / int(sizeof(T)), 2, 3, 5, typename vector16<T>::type>;
+using one_thread_six_tiles = panels<T, 2, 32 / int(sizeof(T)), 2, 3, 5, typename d::simd_vector<T, 16>::type>;
 
 // The register prefetch into two stages and pack fragments loaded a k ahead: thread tiles of 2 x 2 packs
 // (SubM x SubN), Threads teams' threads along N, Tiles thread tiles a thread.

@@ -32,12 +32,12 @@ inline constexpr int host_vector_bytes = 16;
 inline constexpr int host_thread_m = 6;
 #endif
 
-// A SIMD vector of the host's width where the compiler has GCC's vector types (the fragments'
-// Value); T otherwise.
-template <class T>
-struct host_simd {
+// A SIMD vector of Bytes where the compiler has GCC's vector types (the host fragments' Value);
+// T otherwise.
+template <class T, int Bytes>
+struct simd_vector {
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__)
-  typedef T type __attribute__((vector_size(host_vector_bytes)));
+  typedef T type __attribute__((vector_size(Bytes)));
 #else
   using type = T;
 #endif
@@ -58,7 +58,7 @@ struct host_gemm_policy {
   template <class Gemm>
   using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, ThreadM, 0>, staged_tile_layout<TileN, TileK, ThreadN, 0>,
                                1, 64, copy_panels>;
-  using fragments = tile_fragments<T, thread_tiles, typename host_simd<T>::type, ThreadM, ThreadN, 0, 0>;
+  using fragments = tile_fragments<T, thread_tiles, typename simd_vector<T, host_vector_bytes>::type, ThreadM, ThreadN, 0, 0>;
   using launch = Kokkos::Schedule<Kokkos::Dynamic>;
 };
 

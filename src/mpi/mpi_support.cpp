@@ -83,19 +83,27 @@ MPI_Datatype datatype<std::uint8_t>() {
   return MPI_UNSIGNED_CHAR;
 }
 
-void agree(MPI_Comm comm, const std::string& local_error) {
+namespace {
+// Collective: the message of the lowest rank whose `local` is not empty, with " (on process N)"
+// on the other processes; empty when no process has one.
+std::string first_problem(MPI_Comm comm, const std::string& local) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  int first = local_error.empty() ? size : rank;
+  int first = local.empty() ? size : rank;
   MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == size) return;
-  int length = static_cast<int>(local_error.size());
+  if (first == size) return {};
+  int length = static_cast<int>(local.size());
   MPI_Bcast(&length, 1, MPI_INT, first, comm);
-  std::string message = rank == first ? local_error : std::string(static_cast<std::size_t>(length), ' ');
+  std::string message = rank == first ? local : std::string(static_cast<std::size_t>(length), ' ');
   MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
-  if (rank == first) throw error(message);
-  throw error(message + " (on process " + std::to_string(first) + ")");
+  return rank == first ? message : message + " (on process " + std::to_string(first) + ")";
+}
+}  // namespace
+
+void agree(MPI_Comm comm, const std::string& local_error) {
+  const std::string message = first_problem(comm, local_error);
+  if (!message.empty()) throw error(message);
 }
 
 void require_memory_everywhere(MPI_Comm comm, backend b, double bytes, const std::string& what) {
@@ -105,17 +113,8 @@ void require_memory_everywhere(MPI_Comm comm, backend b, double bytes, const std
   } catch (const memory_error& e) {
     problem = e.what();
   }
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int first = problem.empty() ? size : rank;
-  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == size) return;
-  int length = static_cast<int>(problem.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, comm);
-  std::string message = rank == first ? problem : std::string(static_cast<std::size_t>(length), ' ');
-  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
-  throw memory_error(rank == first ? message : message + " (on process " + std::to_string(first) + ")");
+  const std::string message = first_problem(comm, problem);
+  if (!message.empty()) throw memory_error(message);
 }
 
 void require_same(MPI_Comm comm, const char* who, std::initializer_list<std::pair<const char*, std::int64_t>> values) {
