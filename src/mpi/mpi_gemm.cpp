@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -44,12 +43,8 @@ void require_same_call(const grid& g, const char* who, op op_a, op op_b, std::in
 
 // The block this process holds of a stored operand: op(X) is rows x cols; X as stored is that, or
 // its transpose (op::transpose), cut by the grid's block rule either way.
-struct stored_block {
-  range rows, cols;
-};
-stored_block stored(const grid& g, op o, std::int64_t rows, std::int64_t cols) {
-  const std::int64_t r = o == op::none ? rows : cols, c = o == op::none ? cols : rows;
-  return {block_of(r, g.rows(), g.row()), block_of(c, g.cols(), g.col())};
+block stored(const grid& g, op o, std::int64_t rows, std::int64_t cols) {
+  return o == op::none ? local_block(g, rows, cols) : local_block(g, cols, rows);
 }
 
 // Collective: this process's block of S^T (cols x rows), given its block x of S (rows x cols, as
@@ -134,7 +129,7 @@ void summa(const char* who, const Exec& space, const grid& g, op op_a, op op_b, 
   if (m < 0 || n < 0 || k < 0)
     problem = std::string(who) + ": m, n, k must be >= 0, got " + std::to_string(m) + ", " + std::to_string(n) +
               ", " + std::to_string(k);
-  const stored_block sa = stored(g, op_a, m, k), sb = stored(g, op_b, k, n);
+  const block sa = stored(g, op_a, m, k), sb = stored(g, op_b, k, n);
   check("a", std::int64_t(a_stored.extent(0)), std::int64_t(a_stored.extent(1)), sa.rows.size(), sa.cols.size(),
         op_a == op::none ? "A (m x k)" : "A (k x m, transposed)");
   check("b", std::int64_t(b_stored.extent(0)), std::int64_t(b_stored.extent(1)), sb.rows.size(), sb.cols.size(),
@@ -239,7 +234,7 @@ void host_arrays(backend on, const grid& g, op op_a, op op_b, std::int64_t m, st
   const char* who = "pk::mpi::gemm";
   require_same_call(g, who, op_a, op_b, m, n, k, alpha, beta);
   const range rows = block_of(m, g.rows(), g.row()), cols = block_of(n, g.cols(), g.col());
-  const stored_block sa = stored(g, op_a, m, k), sb = stored(g, op_b, k, n);
+  const block sa = stored(g, op_a, m, k), sb = stored(g, op_b, k, n);
   std::string problem;
   const auto wrong = [&](const char* name, std::size_t got, std::int64_t r, std::int64_t cc, const char* of) {
     problem = std::string(who) + ": " + name + " has " + std::to_string(got) + " elements, expected this process's " +
