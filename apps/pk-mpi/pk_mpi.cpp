@@ -107,7 +107,7 @@ int filter(int argc, char** argv) {
   const auto b = pk::mpi::local_block(g, height, width);
   std::vector<std::uint8_t> in(std::size_t(b.height()) * b.width() * C), out(in.size());
   for (int p = 0; p < g.size(); ++p) {
-    const pk::mpi::block bp{pk::mpi::block_of(height, g.rows(), p / g.cols()), pk::mpi::block_of(width, g.cols(), p % g.cols())};
+    const pk::mpi::block bp = pk::mpi::block_of_process(g, p, height, width);
     if (g.rank() == 0) {
       auto piece = cut(whole, bp);
       if (p == 0)
@@ -123,7 +123,7 @@ int filter(int argc, char** argv) {
                  pk::image_ref<std::uint8_t>{out.data(), int(b.height()), int(b.width()), C}, border);
   const double seconds = MPI_Wtime() - start;
   for (int p = 0; p < g.size(); ++p) {
-    const pk::mpi::block bp{pk::mpi::block_of(height, g.rows(), p / g.cols()), pk::mpi::block_of(width, g.cols(), p % g.cols())};
+    const pk::mpi::block bp = pk::mpi::block_of_process(g, p, height, width);
     if (g.rank() == 0) {
       if (p == 0) {
         paste(whole, bp, out.data());

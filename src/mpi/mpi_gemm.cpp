@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pk/error.hpp>
@@ -53,10 +54,9 @@ block stored(const grid& g, op o, std::int64_t rows, std::int64_t cols) {
 // op(B) as on untransposed operands.
 template <class T>
 std::vector<T> transpose_blocks(const grid& g, std::int64_t rows, std::int64_t cols, const T* x) {
-  const range my_r = block_of(rows, g.rows(), g.row()), my_c = block_of(cols, g.cols(), g.col());
-  // What process p holds of S^T: S's columns dest_r(p) x S's rows dest_c(p).
-  const auto dest_r = [&](int p) { return block_of(cols, g.rows(), p / g.cols()); };
-  const auto dest_c = [&](int p) { return block_of(rows, g.cols(), p % g.cols()); };
+  const block mine = local_block(g, rows, cols);
+  // What process p holds of S^T: S's columns .rows x S's rows .cols.
+  const auto dest = [&](int p) { return block_of_process(g, p, cols, rows); };
   const auto meet = [](range a, range b) {
     return range{std::max(a.begin, b.begin), std::max(std::max(a.begin, b.begin), std::min(a.end, b.end))};
   };
@@ -64,30 +64,36 @@ std::vector<T> transpose_blocks(const grid& g, std::int64_t rows, std::int64_t c
   std::vector<int> send_counts(P), send_displs(P), recv_counts(P), recv_displs(P);
   std::vector<T> send;
   for (int p = 0; p < P; ++p) {
-    const range sr = meet(my_r, dest_c(p)), sc = meet(my_c, dest_r(p));  // S's rows and columns to send
+    const range sr = meet(mine.rows, dest(p).cols), sc = meet(mine.cols, dest(p).rows);  // S's rows and columns to send
     send_displs[p] = static_cast<int>(send.size());
     for (auto j = sc.begin; j < sc.end; ++j)  // row j of S^T
-      for (auto i = sr.begin; i < sr.end; ++i) send.push_back(x[(i - my_r.begin) * my_c.size() + (j - my_c.begin)]);
+      for (auto i = sr.begin; i < sr.end; ++i)
+        send.push_back(x[(i - mine.rows.begin) * mine.cols.size() + (j - mine.cols.begin)]);
     send_counts[p] = static_cast<int>(send.size()) - send_displs[p];
   }
-  const range out_r = dest_r(g.rank()), out_c = dest_c(g.rank());
+  const block out_b = dest(g.rank());
+  // What arrives from process p: the part of its block of S in this one's block of S^T.
+  const auto from = [&](int p) {
+    const block theirs = block_of_process(g, p, rows, cols);
+    return std::pair<range, range>{meet(theirs.rows, out_b.cols), meet(theirs.cols, out_b.rows)};
+  };
   int total = 0;
   for (int p = 0; p < P; ++p) {
-    const range pr = block_of(rows, g.rows(), p / g.cols()), pc = block_of(cols, g.cols(), p % g.cols());
-    recv_counts[p] = static_cast<int>(meet(pr, out_c).size() * meet(pc, out_r).size());
+    const auto [sr, sc] = from(p);
+    recv_counts[p] = static_cast<int>(sr.size() * sc.size());
     recv_displs[p] = total;
     total += recv_counts[p];
   }
   std::vector<T> received(static_cast<std::size_t>(total));
   MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), detail::datatype<T>(), received.data(),
                 recv_counts.data(), recv_displs.data(), detail::datatype<T>(), g.comm());
-  std::vector<T> out(static_cast<std::size_t>(out_r.size() * out_c.size()));
+  std::vector<T> out(static_cast<std::size_t>(out_b.height() * out_b.width()));
   for (int p = 0; p < P; ++p) {
-    const range pr = block_of(rows, g.rows(), p / g.cols()), pc = block_of(cols, g.cols(), p % g.cols());
-    const range sr = meet(pr, out_c), sc = meet(pc, out_r);
-    const T* from = received.data() + recv_displs[p];
+    const auto [sr, sc] = from(p);
+    const T* in = received.data() + recv_displs[p];
     for (auto j = sc.begin; j < sc.end; ++j)
-      for (auto i = sr.begin; i < sr.end; ++i) out[(j - out_r.begin) * out_c.size() + (i - out_c.begin)] = *from++;
+      for (auto i = sr.begin; i < sr.end; ++i)
+        out[(j - out_b.rows.begin) * out_b.width() + (i - out_b.cols.begin)] = *in++;
   }
   return out;
 }
@@ -100,8 +106,9 @@ matrix_view<const T, Exec> operand_block(const Exec& space, const grid& g, op o,
   if (o == op::none) return x;
   const auto x_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
   std::vector<T> t = transpose_blocks<T>(g, cols, rows, x_host.data());
-  const matrix_view<T, Exec> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_transposed"),
-                                 block_of(rows, g.rows(), g.row()).size(), block_of(cols, g.cols(), g.col()).size());
+  const block b = local_block(g, rows, cols);
+  const matrix_view<T, Exec> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_transposed"), b.height(),
+                                 b.width());
   Kokkos::deep_copy(space, out, Kokkos::View<const T**, Kokkos::LayoutRight, Kokkos::HostSpace,
                                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>(t.data(), out.extent(0), out.extent(1)));
   space.fence();

@@ -15,8 +15,12 @@ range block_of(std::int64_t n, int parts, int index) {
   return {begin, begin + base + (index < extra ? 1 : 0)};
 }
 
+block block_of_process(const grid& g, int rank, std::int64_t height, std::int64_t width) {
+  return {block_of(height, g.rows(), rank / g.cols()), block_of(width, g.cols(), rank % g.cols())};
+}
+
 block local_block(const grid& g, std::int64_t height, std::int64_t width) {
-  return {block_of(height, g.rows(), g.row()), block_of(width, g.cols(), g.col())};
+  return block_of_process(g, g.rank(), height, width);
 }
 
 namespace {

@@ -62,5 +62,7 @@ struct block {
   std::int64_t width() const noexcept { return cols.size(); }
 };
 block local_block(const grid& g, std::int64_t height, std::int64_t width);
+// Process `rank`'s block of it (rank as in g.comm()).
+block block_of_process(const grid& g, int rank, std::int64_t height, std::int64_t width);
 
 }  // namespace pk::mpi
