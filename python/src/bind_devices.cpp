@@ -1,5 +1,5 @@
 // Backends, devices and Kokkos start-up, for Python: what this build can run on and where.
-#include "array_args.hpp"
+#include "arrays.hpp"
 #include "bindings.hpp"
 #include "kokkos_session.hpp"
 

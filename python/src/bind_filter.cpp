@@ -1,9 +1,8 @@
-// filter and sobel on numpy images: pk::apply / pk::sobel_magnitude on the arrays' own memory.
+// filter and sobel: pk::apply / pk::sobel_magnitude on the images' own memory, wherever it lies.
 // An H x W array is a one-channel image; H x W x C (C = 1..4) has its channels interleaved, which
 // is numpy's C order for that shape and pk::image_ref's layout alike.
-#include "array_args.hpp"
 #include "bindings.hpp"
-#include "kokkos_session.hpp"
+#include "kernel_call.hpp"
 
 #include <climits>
 #include <cstdint>
@@ -11,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <pk/filter.hpp>
+#include <pk/kokkos/filter.hpp>
 
 namespace pkpy {
 
@@ -20,17 +20,18 @@ struct image_shape {
   int height = 0, width = 0, channels = 1;
 };
 
-image_shape require_image(const py::array& img, const char* who) {
-  const auto shape = shape_of(img);
-  const bool ok_rank = img.ndim() == 2 || img.ndim() == 3;
-  if (!ok_rank || (img.ndim() == 3 && (shape[2] < 1 || shape[2] > 4)))
+image_shape require_image(const kernel_call& call, const operand& img) {
+  const auto& shape = img.a.shape;
+  const char* who = call.who();
+  const bool ok_rank = shape.size() == 2 || shape.size() == 3;
+  if (!ok_rank || (shape.size() == 3 && (shape[2] < 1 || shape[2] > 4)))
     throw py::value_error(std::string(who) + ": image has shape " + shape_string(shape) +
                           ", expected (height, width) or (height, width, channels) with 1..4 channels");
   if (shape[0] > INT_MAX || shape[1] > INT_MAX)
     throw py::value_error(std::string(who) + ": image has shape " + shape_string(shape) +
                           ", expected sides up to " + std::to_string(INT_MAX));
-  require_c_contiguous(img, who, "image");
-  return {static_cast<int>(shape[0]), static_cast<int>(shape[1]), img.ndim() == 3 ? static_cast<int>(shape[2]) : 1};
+  call.require_c_contiguous(img, "image");
+  return {static_cast<int>(shape[0]), static_cast<int>(shape[1]), shape.size() == 3 ? static_cast<int>(shape[2]) : 1};
 }
 
 // A kernel given by name ("gaussian5", "sobel", ...) or as a square array of weights.
@@ -42,7 +43,7 @@ pk::filter_spec kernel_arg(const py::object& kernel, const char* who) {
     throw py::type_error(std::string(who) + ": kernel must be a filter name (see filter_names()) or a square "
                                             "2-D array of weights");
   if (weights.ndim() != 2 || weights.shape(0) != weights.shape(1))
-    throw py::value_error(std::string(who) + ": kernel has shape " + shape_string(shape_of(weights)) +
+    throw py::value_error(std::string(who) + ": kernel has shape " + shape_string({weights.shape(), weights.shape() + weights.ndim()}) +
                           ", expected a square 2-D array of weights (odd size 1.." +
                           std::to_string(pk::max_filter_size) + ")");
   const auto size = weights.shape(0);
@@ -52,27 +53,39 @@ pk::filter_spec kernel_arg(const py::object& kernel, const char* who) {
 }
 
 template <class T>
-void run_filter(pk::backend on, const pk::filter_spec& spec, const py::array& in, py::array& out, image_shape s,
+void run_filter(kernel_call& call, const pk::filter_spec& spec, const array& in, const array& out, image_shape s,
                 pk::border border) {
-  const pk::image_ref<const T> in_ref{static_cast<const T*>(in.data()), s.height, s.width, s.channels};
-  const pk::image_ref<T> out_ref{static_cast<T*>(out.mutable_data()), s.height, s.width, s.channels};
-  run_kernel(on, [&] { pk::apply(on, spec, in_ref, out_ref, border); });
+  if (call.copies()) {
+    const pk::image_ref<const T> in_ref{reinterpret_cast<const T*>(in.data), s.height, s.width, s.channels};
+    const pk::image_ref<T> out_ref{reinterpret_cast<T*>(out.data), s.height, s.width, s.channels};
+    const pk::backend on = call.on();
+    return run_kernel(on, [&] { pk::apply(on, spec, in_ref, out_ref, border); });
+  }
+  call.run([&](auto space) {
+    using Exec = decltype(space);
+    const pk::image_view<const T, Exec> vin(reinterpret_cast<const T*>(in.data), s.height, s.width, s.channels);
+    const pk::image_view<T, Exec> vout(reinterpret_cast<T*>(out.data), s.height, s.width, s.channels);
+    pk::apply(space, spec, vin, vout, border);
+  });
 }
 
-py::array filter_image(const char* who, const py::object& image, const pk::filter_spec& spec,
-                       const std::string& border, const py::object& out, const py::object& backend) {
-  const py::array in = require_array(image, who, "image");
-  const element e = require_element(in, who, "image", {element::float32, element::uint8});
-  const image_shape s = require_image(in, who);
+py::object filter_image(const char* who, const py::object& image, const pk::filter_spec& spec,
+                        const std::string& border, const py::object& out_obj, const py::object& backend,
+                        const py::object& stream) {
+  kernel_call call(who, backend, stream);
+  const operand in = call.input(image, "image");
+  auto out = call.optional_input(out_obj, "out");
+  const element e = call.require_element(in, "image", {element::float32, element::uint8});
+  const image_shape s = require_image(call, in);
   const pk::border b = pk::parse_border(border);
-  const pk::backend on = backend_arg(backend);
-  py::array result = output_array(out, shape_of(in), e, who);
-  require_separate(result, in, who, "image");  // a tile would read pixels it already wrote
+  call.place({{&in, "image"}, {out ? &*out : nullptr, "out"}});
+  const operand result = call.output(out, in.a.shape, e);
+  call.require_separate(result, in, "image");  // a tile would read pixels it already wrote
   if (e == element::float32)
-    run_filter<float>(on, spec, in, result, s, b);
+    run_filter<float>(call, spec, in.a, result.a, s, b);
   else
-    run_filter<std::uint8_t>(on, spec, in, result, s, b);
-  return result;
+    run_filter<std::uint8_t>(call, spec, in.a, result.a, s, b);
+  return result.object;
 }
 
 py::array kernel_weights(const std::string& name) {
@@ -93,15 +106,16 @@ void bind_filter(py::module_& m) {
   m.def(
       "filter",
       [](const py::object& image, const py::object& kernel, const std::string& border, const py::object& out,
-         const py::object& backend) {
+         const py::object& backend, const py::object& stream) {
         const char* who = "portable_kernels.filter";
-        return filter_image(who, image, kernel_arg(kernel, who), border, out, backend);
+        return filter_image(who, image, kernel_arg(kernel, who), border, out, backend, stream);
       },
       "image"_a, "kernel"_a = "gaussian5", "border"_a = "reflect101", py::kw_only(), "out"_a = py::none(),
-      "backend"_a = py::none(),
+      "backend"_a = py::none(), "stream"_a = py::none(),
       R"(2-D filter (correlation, as cv2.filter2D): out[y,x,c] = sum w[i,j] * image[y+i-r, x+j-r, c].
 
-image: H x W or H x W x C (C = 1..4, channels interleaved) array, float32 or uint8, C-contiguous.
+image: H x W or H x W x C (C = 1..4, channels interleaved) array, float32 or uint8, C-contiguous:
+       numpy, portable_kernels.Array, or CuPy/PyTorch/Numba (no copy).
        uint8 images accumulate in float and are rounded to nearest, saturated to 0..255.
 kernel: a name from filter_names(): "box3".."box15", "gaussian3".."gaussian15" (optionally with
        sigma, "gaussian7:1.5"), "sharpen", "sobel-x", "sobel-y", "sobel" (gradient magnitude);
@@ -109,16 +123,21 @@ kernel: a name from filter_names(): "box3".."box15", "gaussian3".."gaussian15" (
 border: what lies outside the image: "reflect101" (OpenCV's default, dcb|abcd|cba),
        "clamp" (aaa|abcd|ddd), "zero", "wrap".
 out:   optional C-contiguous array of the image's shape and dtype, not sharing memory with it.
-backend: "serial", "openmp" or "cuda" (see backends()); None for default_backend().
+backend: "serial", "openmp" or "cuda" (see backends()); None: where the image lies
+       (default_backend() for numpy arrays).
+stream: a CUDA stream for images in GPU memory (see add()).
 
-Returns out (a new array without out=); the image is read in place on host backends.)");
+Returns out; without out= a new array, numpy for a numpy image, else a portable_kernels.Array
+where the image lies. Numpy images on "cuda" are copied to the GPU and back.)");
 
   m.def(
       "sobel",
-      [](const py::object& image, const std::string& border, const py::object& out, const py::object& backend) {
-        return filter_image("portable_kernels.sobel", image, pk::parse_filter("sobel"), border, out, backend);
+      [](const py::object& image, const std::string& border, const py::object& out, const py::object& backend,
+         const py::object& stream) {
+        return filter_image("portable_kernels.sobel", image, pk::parse_filter("sobel"), border, out, backend, stream);
       },
       "image"_a, "border"_a = "reflect101", py::kw_only(), "out"_a = py::none(), "backend"_a = py::none(),
+      "stream"_a = py::none(),
       R"(Edge strength: out = sqrt(gx^2 + gy^2), gx and gy the 3x3 Sobel derivatives.
 
 Same arguments as filter(image, "sobel", ...): float32 or uint8 images (uint8 saturates at 255).)");

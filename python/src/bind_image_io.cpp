@@ -1,6 +1,6 @@
-// load_image and save_image: PNG and JPEG files as uint8 numpy arrays, through pk's image I/O.
-#include "array_args.hpp"
+// load_image and save_image: PNG and JPEG files as uint8 numpy arrays (save_image: any uint8 array), through pk's image I/O.
 #include "bindings.hpp"
+#include "kernel_call.hpp"
 #include "kokkos_session.hpp"
 
 #include <cstdint>
@@ -37,18 +37,22 @@ py::array load(const py::object& path) {
 void save(const py::object& path, const py::object& image, int jpeg_quality) {
   const char* who = "portable_kernels.save_image";
   const std::string p = path_arg(path);
-  const py::array a = require_array(image, who, "image");
-  require_element(a, who, "image", {element::uint8});
-  const auto shape = shape_of(a);
-  if (!(a.ndim() == 2 || (a.ndim() == 3 && shape[2] >= 1 && shape[2] <= 4)))
+  kernel_call call(who, py::none(), py::none());
+  const operand a = call.input(image, "image");
+  call.require_element(a, "image", {element::uint8});
+  const auto& shape = a.a.shape;
+  if (!(shape.size() == 2 || (shape.size() == 3 && shape[2] >= 1 && shape[2] <= 4)))
     throw py::value_error(std::string(who) + ": image has shape " + shape_string(shape) +
                           ", expected (height, width) or (height, width, channels) with 1..4 channels");
-  require_c_contiguous(a, who, "image");
-  // pk::save_image takes an owning pk::image: one copy of the pixels, on the way to a file.
+  call.require_c_contiguous(a, "image");
+  // pk::save_image takes an owning pk::image: one copy of the pixels, on the way to a file (from
+  // the GPU too, on the default stream, which every pk kernel queued so far is ahead of).
   pk::image<std::uint8_t> img(static_cast<int>(shape[0]), static_cast<int>(shape[1]),
-                              a.ndim() == 3 ? static_cast<int>(shape[2]) : 1);
-  const auto* src = static_cast<const std::uint8_t*>(a.data());
-  std::copy(src, src + a.size(), img.pixels.begin());
+                              shape.size() == 3 ? static_cast<int>(shape[2]) : 1);
+  if (a.a.where() == memory::cuda)
+    pk::copy(pk::backend::cuda, img.pixels.data(), a.a.data, a.a.nbytes(), default_stream_of(pk::backend::cuda));
+  else
+    std::copy(a.a.data, a.a.data + a.a.nbytes(), reinterpret_cast<char*>(img.pixels.data()));
   without_gil([&] { pk::save_image(p, img, jpeg_quality); });
 }
 
@@ -62,7 +66,7 @@ H x W x C (C = 2, 3, 4: gray+alpha, RGB, RGBA) otherwise. Raises ValueError for 
 unreadable or corrupt file.)");
   m.def("save_image", &save, "path"_a, "image"_a, "jpeg_quality"_a = 95,
         R"(Writes a uint8 H x W or H x W x C (C = 1..4) array as PNG or JPEG, chosen by the extension
-(.png, .jpg, .jpeg). JPEG drops alpha. Raises ValueError for another extension or a failed write.)");
+(.png, .jpg, .jpeg); a portable_kernels.Array or a GPU array is copied to the host first. JPEG drops alpha. Raises ValueError for another extension or a failed write.)");
 }
 
 }  // namespace pkpy

@@ -6,6 +6,7 @@ namespace pkpy {
 
 void bind_errors(pybind11::module_& m);   // pk::error -> ValueError (module.cpp)
 void bind_devices(pybind11::module_& m);  // backends, devices, initialize
+void bind_arrays(pybind11::module_& m);   // Array, to_device, empty, zeros, from_dlpack, synchronize
 void bind_add(pybind11::module_& m);      // add, axpby, scale
 void bind_matmul(pybind11::module_& m);   // matmul
 void bind_filter(pybind11::module_& m);   // filter, sobel, filter_names, filter_kernel

@@ -1,5 +1,7 @@
 #include "kokkos_session.hpp"
 
+#include "spaces.hpp"
+
 #include <Python.h>
 
 #include <Kokkos_Macros.hpp>  // KOKKOS_VERSION
@@ -65,9 +67,15 @@ void start_kokkos(const pk::runtime_options& options) {
   kokkos_thread = std::this_thread::get_id();
 }
 
-void run_kernel(pk::backend on, const std::function<void()>& f) {
+void ensure_kokkos() {
   require_not_stopped();
   if (!session) start_kokkos({});
+}
+
+bool kokkos_running() { return session && !stopped_because; }
+
+void run_kernel(pk::backend on, const std::function<void()>& f) {
+  ensure_kokkos();
   require_callable_from_this_thread(on);
   without_gil([&] {
     std::lock_guard<std::mutex> lock(one_kernel_at_a_time);
@@ -83,6 +91,7 @@ void stop_kokkos() {
   session = nullptr;
   without_gil([&] {
     std::lock_guard<std::mutex> lock(one_kernel_at_a_time);  // a kernel running for another thread finishes first
+    forget_instances();  // the execution space instances on callers' streams go before Kokkos does
     delete kokkos;
   });
 }

@@ -20,6 +20,12 @@ namespace pkpy {
 // (threads and device are fixed at start-up). Called with the GIL held.
 void start_kokkos(const pk::runtime_options& options);
 
+// Starts Kokkos with its defaults unless it runs (RuntimeError after it stopped). GIL held.
+void ensure_kokkos();
+
+// Whether Kokkos runs now (started, and not yet stopped at exit).
+bool kokkos_running();
+
 // Runs f (a call into pk on backend `on`) with Kokkos started, the GIL released and no other
 // kernel running; f's exceptions reach the caller. Called with the GIL held. The arrays f works
 // on stay alive: the caller's frame holds references to them.

@@ -40,6 +40,7 @@ to the GPU and back, once each. Kokkos starts at the first call (or initialize()
 
   pkpy::bind_errors(m);
   pkpy::bind_devices(m);
+  pkpy::bind_arrays(m);
   pkpy::bind_add(m);
   pkpy::bind_matmul(m);
   pkpy::bind_filter(m);

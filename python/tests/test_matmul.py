@@ -92,7 +92,7 @@ def test_wrong_dtypes():
         pk.matmul(np.ones((2, 2), np.int64), np.ones((2, 2)))
     with pytest.raises(TypeError, match=r"b has dtype float32, expected float64"):
         pk.matmul(np.ones((2, 2)), np.ones((2, 2), np.float32))
-    with pytest.raises(TypeError, match=r"a must be a numpy.ndarray, got list"):
+    with pytest.raises(TypeError, match=r"a must be an array \(numpy, portable_kernels.Array, .*\), got list"):
         pk.matmul([[1.0]], np.ones((1, 1)))
 
 
