@@ -435,6 +435,23 @@ runs on (see initialize). Returns once the copy is done when it reads host memor
                     const py::object& stream) { return make_array(shape, dtype, backend, device, stream, true, "portable_kernels.zeros"); },
         "shape"_a, "dtype"_a = "float32", py::kw_only(), "backend"_a = py::none(), "device"_a = py::none(),
         "stream"_a = py::none(), "A new array of zeros of this shape and dtype in a backend's memory.");
+  const auto like = [](const py::object& x, const py::object& backend, const py::object& stream, bool zero,
+                       const char* who) {
+    const operand o = as_operand(x, who, "x", [] { return default_stream_of(pk::backend::cuda); });
+    if (o.a.dtype == element::other)
+      throw py::type_error(std::string(who) + ": x has dtype " + o.a.typestr_seen + ", expected float32, float64 or uint8");
+    const py::object where = !backend.is_none() || o.from == origin::numpy ? backend : py::str(pk::to_string(o.a.backend));
+    return make_array(tuple_of(o.a.shape), dtype_of(o.a.dtype), where, py::none(), stream, zero, who);
+  };
+  m.def("empty_like", [like](const py::object& x, const py::object& backend, const py::object& stream) {
+    return like(x, backend, stream, false, "portable_kernels.empty_like");
+  }, "x"_a, py::kw_only(), "backend"_a = py::none(), "stream"_a = py::none(),
+        R"(A new array of x's shape and dtype (numba.cuda.device_array_like), not initialized: where x lies
+(a portable_kernels.Array or a GPU array), or on default_backend() for a numpy array; or on backend.)");
+  m.def("zeros_like", [like](const py::object& x, const py::object& backend, const py::object& stream) {
+    return like(x, backend, stream, true, "portable_kernels.zeros_like");
+  }, "x"_a, py::kw_only(), "backend"_a = py::none(), "stream"_a = py::none(),
+        "As empty_like(), filled with zeros.");
   m.def("from_dlpack", &from_dlpack, "x"_a, py::kw_only(), "stream"_a = py::none(),
         R"(A portable_kernels.Array on the memory of x, a DLPack producer (a PyTorch tensor, a CuPy or numpy
 array ...), without a copy; x's memory stays alive while the Array does. The producer orders its

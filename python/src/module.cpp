@@ -24,18 +24,22 @@ void bind_errors(pybind11::module_&) {
 }  // namespace pkpy
 
 PYBIND11_MODULE(portable_kernels, m) {
-  m.doc() = R"(portable_kernels: GPU/CPU kernels written once in Kokkos, on numpy arrays.
+  m.doc() = R"(portable_kernels: GPU/CPU kernels written once in Kokkos, on numpy, pk, CuPy and PyTorch arrays.
 
     import numpy as np, portable_kernels as pk
-    c = pk.add(a, b)                        # element-wise; also axpby, scale
-    edges = pk.sobel(gray)                  # filters: pk.filter(img, "gaussian5", "reflect101")
+    d_a, d_b = pk.to_device(a), pk.to_device(b)   # into the default backend's memory (the GPU's)
+    d_c = pk.add(d_a, d_b)                  # element-wise; also axpby, scale
+    edges = pk.sobel(d_gray)                # filters: pk.filter(img, "gaussian5", "reflect101")
     C = pk.matmul(A, B)                     # GEMM; pk.matmul(X.T, Y) reads the transpose in place
-    pk.backends(), pk.devices("openmp")     # what this build runs on
+    c = d_c.copy_to_host()                  # back to numpy
+    pk.backends(), pk.devices("cuda")       # what this build runs on
 
-Every kernel takes backend="serial" | "openmp" | "cuda" (None: default_backend()). On host
-backends kernels work on the arrays' own memory: inputs must be C-contiguous with the exact dtype
-(TypeError / ValueError otherwise, nothing is converted behind your back); on CUDA they are copied
-to the GPU and back, once each. Kokkos starts at the first call (or initialize()) and stops at exit.)";
+Kernels run where their arrays lie (or on backend="serial" | "openmp" | "cuda"), on the arrays'
+own memory: portable_kernels.Array, numpy arrays (on cuda: copied there and back within the call),
+and CuPy/PyTorch/Numba arrays through __cuda_array_interface__ or DLPack, without copies. Inputs
+must be C-contiguous with the exact dtype (TypeError / ValueError otherwise, nothing is converted
+behind your back). GPU calls return once queued (pk.synchronize() waits). Kokkos starts at the
+first call (or initialize()) and stops at exit.)";
   m.attr("__version__") = PK_VERSION;
 
   pkpy::bind_errors(m);
