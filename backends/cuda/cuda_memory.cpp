@@ -87,6 +87,15 @@ void cuda_zero(void* p, std::size_t bytes, stream_handle stream) {
     cuda_failed("pk::zero", e);
 }
 
+int cuda_device_of(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ? a.device : -1;
+}
+
 stream_handle cuda_default_stream() {
   return reinterpret_cast<stream_handle>(Kokkos::Cuda().cuda_stream());
 }

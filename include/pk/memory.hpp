@@ -39,6 +39,10 @@ void copy(backend b, void* dst, const void* src, std::size_t bytes, stream_handl
 // Sets `bytes` bytes at p (backend b's memory) to 0, queued on `stream`.
 void zero(backend b, void* p, std::size_t bytes, stream_handle stream = 0);
 
+// The GPU whose memory p points into, or -1 for memory no device of backend b holds (host memory;
+// every pointer on host backends). CUDA managed memory counts as its device's.
+int device_of(backend b, const void* p);
+
 // The stream the default instance of backend b's Kokkos execution space runs on (0 on the host).
 stream_handle default_stream(backend b);
 

@@ -107,12 +107,16 @@ array from_cuda_interface(const py::object& obj, const py::object& cai_obj, cons
   const auto data = cai["data"].cast<py::tuple>();
   auto b = std::make_shared<buffer>();
   b->where = memory::cuda;
-  b->device = cuda_device();  // the interface names no device: the current one
   b->holder = obj;
   array a;
   a.memory_of = std::move(b);
   a.data = reinterpret_cast<char*>(data[0].cast<std::uintptr_t>());
   a.readonly = data[1].cast<bool>();
+  // The interface names no device: the pointer tells (an empty array's null pointer: pk's GPU).
+  const int device = a.data ? pk::device_of(pk::backend::cuda, a.data) : cuda_device();
+  if (device < 0)
+    throw py::value_error(message(who, name, "'s __cuda_array_interface__ points to memory no GPU holds"));
+  a.memory_of->device = device;
   const std::string typestr = cai["typestr"].cast<std::string>();
   a.dtype = element_of_typestr(typestr);
   if (a.dtype == element::other) a.typestr_seen = numpy_name(typestr);

@@ -63,6 +63,15 @@ void zero(backend b, void* p, std::size_t bytes, stream_handle stream) {
   std::memset(p, 0, bytes);
 }
 
+int device_of(backend b, const void* p) {
+  require_built(b, "pk::device_of");
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (b == backend::cuda) return detail::cuda_device_of(p);
+#endif
+  (void)p;
+  return -1;
+}
+
 stream_handle default_stream(backend b) {
   require_built(b, "pk::default_stream");
 #if defined(KOKKOS_ENABLE_CUDA)

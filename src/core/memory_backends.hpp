@@ -13,6 +13,7 @@ void* cuda_allocate(std::size_t bytes, const std::string& what, stream_handle st
 void cuda_deallocate(void* p, stream_handle stream) noexcept;
 void cuda_copy(void* dst, const void* src, std::size_t bytes, stream_handle stream);
 void cuda_zero(void* p, std::size_t bytes, stream_handle stream);
+int cuda_device_of(const void* p);
 stream_handle cuda_default_stream();
 void cuda_stream_wait(stream_handle waiting, stream_handle producer);
 void cuda_synchronize(stream_handle stream);
