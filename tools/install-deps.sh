@@ -19,13 +19,15 @@ jobs=$(nproc)
 # The Python module (python/) builds against Debian's own interpreter, /usr/bin/python3: its headers
 # (python3-dev), pybind11-dev, numpy; pytest runs its tests, and python3-sklearn ships the 8x8
 # handwritten digits that examples/python/train_digits.py learns (no download at run time);
-# python3-venv and python3-pip install it as a package (`pip install .`, pyproject.toml).
+# python3-venv and python3-pip install it as a package (`pip install .`, pyproject.toml);
+# dataset-fashion-mnist (30 MB) is what examples/python/train_fashion.py trains the CNN on.
 # clang-14 and libclang-rt-14-dev (libFuzzer and clang's sanitizer runtimes) build the image
 # decoder's fuzz test (tests/fuzz/); without them that one test is skipped. OpenMPI builds
 # portable_kernels::mpi (the distributed filters and GEMM, tests/mpi/), ScaLAPACK is its peer.
 debian_packages=(g++ cmake ninja-build pkg-config doctest-dev libpng-dev libjpeg62-turbo-dev
                  libopenblas-dev libopencv-imgproc-dev python-matplotlib-data
                  python3-dev pybind11-dev python3-numpy python3-pytest python3-sklearn python3-venv python3-pip
+                 dataset-fashion-mnist
                  clang-14 libclang-rt-14-dev libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
 
 missing=()

@@ -47,6 +47,7 @@ element element_of_numpy(const py::dtype& dt) {
     case npy::NPY_FLOAT_: return element::float32;
     case npy::NPY_DOUBLE_: return element::float64;
     case npy::NPY_UBYTE_: return element::uint8;
+    case npy::NPY_INT32_: return element::int32;
     default: return element::other;
   }
 }
@@ -86,6 +87,7 @@ element element_of_typestr(const std::string& t) {
   if (kind == "f4") return element::float32;
   if (kind == "f8") return element::float64;
   if (kind == "u1") return element::uint8;
+  if (kind == "i4") return element::int32;
   return element::other;
 }
 
@@ -154,6 +156,7 @@ element element_of_dlpack(const dlpack::data_type& t) {
   if (t.code == dlpack::floating && t.bits == 32) return element::float32;
   if (t.code == dlpack::floating && t.bits == 64) return element::float64;
   if (t.code == dlpack::unsigned_int && t.bits == 8) return element::uint8;
+  if (t.code == dlpack::signed_int && t.bits == 32) return element::int32;
   return element::other;
 }
 
@@ -240,6 +243,7 @@ const char* name_of(element e) {
     case element::float32: return "float32";
     case element::float64: return "float64";
     case element::uint8: return "uint8";
+    case element::int32: return "int32";
     case element::other: break;
   }
   return "other";
@@ -249,6 +253,7 @@ std::size_t size_of(element e) {
   switch (e) {
     case element::float32: return 4;
     case element::float64: return 8;
+    case element::int32: return 4;
     default: return 1;
   }
 }

@@ -26,7 +26,7 @@ namespace pkpy {
 namespace py = pybind11;
 
 // The element types the kernels have.
-enum class element { float32, float64, uint8, other };
+enum class element { float32, float64, uint8, int32, other };
 const char* name_of(element e);
 std::size_t size_of(element e);
 py::dtype dtype_of(element e);

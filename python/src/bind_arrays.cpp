@@ -39,9 +39,10 @@ std::vector<py::ssize_t> shape_arg(const py::object& shape, const char* who) {
 element dtype_arg(const py::object& dtype, const char* who) {
   const py::dtype dt = py::dtype::from_args(dtype);
   const std::string name = py::str(static_cast<const py::handle&>(dt)).cast<std::string>();
-  for (element e : {element::float32, element::float64, element::uint8})
+  for (element e : {element::float32, element::float64, element::uint8, element::int32})
     if (name == name_of(e)) return e;
-  throw py::type_error(std::string(who) + ": dtype " + name + " has no kernels (expected float32, float64 or uint8)");
+  throw py::type_error(std::string(who) + ": dtype " + name +
+                       " has no kernels (expected float32, float64, uint8, or int32 for labels)");
 }
 
 // The device argument: None, or the GPU Kokkos runs on (0 on the host).
@@ -103,8 +104,8 @@ py::object to_device(const py::object& x, const py::object& backend, const py::o
   const operand o = as_operand(source, who, "x", [s] { return s; });
   if (o.a.dtype == element::other)
     throw py::type_error(std::string(who) + ": x has dtype " + o.a.typestr_seen +
-                         ", expected float32, float64 or uint8 (the dtypes pk has kernels for; convert with "
-                         "astype first)");
+                         ", expected float32, float64, uint8 or int32 (the dtypes pk has kernels for; convert "
+                         "with astype first)");
   if (o.has_stream && on == pk::backend::cuda) pk::stream_wait(on, s, o.stream);
   return py::cast(contiguous_copy(o.a, on, s, who));
 }
@@ -187,7 +188,10 @@ Managed* describe(const array& a, const py::object& owner) {
   t.dev = dlpack_device_of(a);
   t.ndim = static_cast<std::int32_t>(a.shape.size());
   const auto bits = static_cast<std::uint8_t>(8 * size_of(a.dtype));
-  t.dtype = {a.dtype == element::uint8 ? dlpack::unsigned_int : dlpack::floating, bits, 1};
+  t.dtype = {a.dtype == element::uint8   ? dlpack::unsigned_int
+             : a.dtype == element::int32 ? dlpack::signed_int
+                                         : dlpack::floating,
+             bits, 1};
   t.shape = ctx->shape.data();
   t.strides = ctx->strides.data();
   return m;
@@ -237,6 +241,7 @@ const char* typestr_of(element e) {
   switch (e) {
     case element::float32: return "<f4";
     case element::float64: return "<f8";
+    case element::int32: return "<i4";
     default: return "|u1";
   }
 }

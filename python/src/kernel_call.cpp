@@ -69,7 +69,7 @@ void kernel_call::require_separate(const operand& out, const operand& in, const 
     throw py::value_error(message(who_, "out shares memory with ", name, " (expected a separate array)"));
 }
 
-void kernel_call::place(const std::vector<std::pair<const operand*, const char*>>& args) {
+void kernel_call::place(const std::vector<std::pair<const operand*, const char*>>& args, bool copies_allowed) {
   const operand* lead = nullptr;  // the first argument that is not a numpy array
   const char* lead_name = "";
   for (const auto& [o, name] : args)
@@ -85,7 +85,7 @@ void kernel_call::place(const std::vector<std::pair<const operand*, const char*>
   if (stream_given_ && on_ != pk::backend::cuda)
     throw py::value_error(message(who_, "stream= applies to the cuda backend only (this call runs on ",
                                   pk::to_string(on_), ")"));
-  if (on_ == pk::backend::cuda && all_numpy_) {
+  if (on_ == pk::backend::cuda && all_numpy_ && copies_allowed) {
     copies_ = true;  // numpy arrays on the GPU: copied there and back (pk's host-array API)
     if (stream_given_)
       throw py::value_error(message(who_, "stream= needs arrays in GPU memory (these are numpy arrays, copied to the "
@@ -107,14 +107,15 @@ void kernel_call::place(const std::vector<std::pair<const operand*, const char*>
   }
 }
 
-operand kernel_call::output(std::optional<operand>& out, const std::vector<py::ssize_t>& shape, element e) {
+operand kernel_call::output(std::optional<operand>& out, const std::vector<py::ssize_t>& shape, element e,
+                            const char* name) {
   if (out) {
-    require_element(*out, "out", {e});
+    require_element(*out, name, {e});
     if (out->a.shape != shape)
-      throw py::value_error(message(who_, "out has shape ", shape_string(out->a.shape), ", expected ",
+      throw py::value_error(message(who_, name, " has shape ", shape_string(out->a.shape), ", expected ",
                                     shape_string(shape)));
-    require_c_contiguous(*out, "out");
-    require_writeable(*out, "out");
+    require_c_contiguous(*out, name);
+    require_writeable(*out, name);
     return *out;
   }
   operand r;

@@ -38,14 +38,17 @@ class kernel_call {
   // ValueError "out shares memory with <name> (expected a separate array)".
   void require_separate(const operand& out, const operand& in, const char* name) const;
 
-  // Chooses the backend from the arguments (all of them, out= included) and checks that each lies
-  // in its memory (ValueError naming the argument and both places otherwise).
-  void place(const std::vector<std::pair<const operand*, const char*>>& args);
+  // Chooses the backend from the arguments (all of them, out= included; null: an argument not
+  // given) and checks that each lies in its memory (ValueError naming the argument and both places
+  // otherwise). Numpy arrays on cuda are copied there and back unless `copies_allowed` is false
+  // (kernels without a host-array API): then they are refused too.
+  void place(const std::vector<std::pair<const operand*, const char*>>& args, bool copies_allowed = true);
   pk::backend on() const { return on_; }
   bool copies() const { return copies_; }
 
   // The result: out (checked: dtype, shape, C-contiguous, writeable) or a new array.
-  operand output(std::optional<operand>& out, const std::vector<py::ssize_t>& shape, element e);
+  operand output(std::optional<operand>& out, const std::vector<py::ssize_t>& shape, element e,
+                 const char* name = "out");
 
   // f(space) on the call's execution space instance, with the GIL released, ordered after the
   // default stream's work and before its next (see arrays.hpp), after the streams that

@@ -48,6 +48,7 @@ first call (or initialize()) and stops at exit.)";
   pkpy::bind_add(m);
   pkpy::bind_matmul(m);
   pkpy::bind_filter(m);
+  pkpy::bind_nn(m);
 #ifdef PK_PYTHON_IMAGE_IO
   pkpy::bind_image_io(m);
 #endif

@@ -227,8 +227,8 @@ def test_errors_name_the_argument(rng):
         pk.empty("big")
     with pytest.raises(ValueError, match=r"shape \(2, -1\) has a negative extent"):
         pk.zeros((2, -1))
-    with pytest.raises(TypeError, match=r"dtype int32 has no kernels \(expected float32, float64 or uint8\)"):
-        pk.empty(3, np.int32)
+    with pytest.raises(TypeError, match=r"dtype int16 has no kernels \(expected float32, float64, uint8, or int32 for labels\)"):
+        pk.empty(3, np.int16)
     with pytest.raises(TypeError, match=r"portable_kernels.to_device: x has dtype int64, expected float32"):
         pk.to_device(np.arange(3))
     with pytest.raises(TypeError, match=r"to_device: x must be an array \(numpy, portable_kernels.Array"):

@@ -1,0 +1,315 @@
+#pragma once
+// A convolutional network's layers: argument checks and launches, written once for every execution
+// space (the arithmetic is nn_functors.hpp). A convolution is a GEMM over its input's windows:
+// with M = N*Ho*Wo output pixels and K = KH*KW*C window elements, im2col lays the windows out as
+// an M x K matrix col, and
+//   forward:          y (M x F)  = col * w^T          (w: F x K)
+//   weights' gradient dw (F x K) = dy^T * col,  db = column sums of dy
+//   input's gradient  dcol (M x K) = dy * w, gathered back into dx (Col2im)
+// each product pk's GEMM (pk::gemm on the same execution space).
+// A backend compiles them by naming PK_INSTANTIATE_NN(ExecSpace) in backends/<name>/.
+#include <cstdint>
+#include <string>
+
+#include <pk/kokkos/matmul.hpp>
+#include <pk/kokkos/nn.hpp>
+#include <pk/kokkos/on_backend.hpp>
+#include <pk/runtime.hpp>
+
+#include "core/check.hpp"
+#include "core/region.hpp"
+#include "nn/nn_functors.hpp"
+
+namespace pk::detail {
+
+template <class Exec>
+using nn_range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+
+template <class T>
+std::string nn_label(const char* op) {
+  return std::string(op) + " " + type_tag<T>();
+}
+
+template <class View>
+std::string shape_of(const View& v) {
+  std::string s = "(";
+  for (unsigned d = 0; d < View::rank; ++d) s += (d ? ", " : "") + std::to_string(v.extent(d));
+  return s + ")";
+}
+
+template <class View>
+void require_shape(const char* who, const char* name, const View& v, std::initializer_list<std::int64_t> want,
+                   const char* why) {
+  std::string expected = "(";
+  bool same = true;
+  unsigned d = 0;
+  for (std::int64_t e : want) {
+    expected += (d ? ", " : "") + std::to_string(e);
+    same = same && static_cast<std::int64_t>(v.extent(d)) == e;
+    ++d;
+  }
+  if (!same) fail(who, name, " has shape ", shape_of(v), ", expected ", expected, ") (", why, ")");
+}
+
+// The convolution's geometry from x (N x H x W x C) and the kernel's KH x KW, checked.
+inline conv_geometry conv_shape(const char* who, std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c,
+                                std::int64_t kh, std::int64_t kw, padding pad) {
+  conv_geometry g{n, h, w, c, kh, kw, 0, 0, 0, 0};
+  require(kh >= 1 && kw >= 1, who, "the kernel has no elements (" + std::to_string(kh) + " x " + std::to_string(kw) + ")");
+  if (pad == padding::same) {
+    require(kh % 2 == 1 && kw % 2 == 1, who,
+            "padding 'same' needs a kernel of odd size, got " + std::to_string(kh) + " x " + std::to_string(kw));
+    g.pad_h = kh / 2;
+    g.pad_w = kw / 2;
+    g.out_h = h;
+    g.out_w = w;
+  } else {
+    if (h < kh || w < kw)
+      fail(who, "the input is ", h, " x ", w, ", smaller than the ", kh, " x ", kw,
+           " kernel: padding 'valid' leaves no output (padding 'same' keeps the size)");
+    g.out_h = h - kh + 1;
+    g.out_w = w - kw + 1;
+  }
+  return g;
+}
+
+// The M x K work array of a convolution, refused before allocating when it does not fit.
+template <class Exec, class T>
+Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space> work_matrix(const Exec& space, const char* who,
+                                                                               const conv_geometry& g) {
+  require_memory(backend_of<Exec>(), double(g.rows()) * double(g.columns()) * sizeof(T),
+                 std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
+                     std::to_string(g.columns()));
+  return Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(who) + " im2col"), g.rows(), g.columns());
+}
+
+template <class Exec, class T>
+void conv2d(const Exec& space, const tensor4_view<const T, Exec>& x, const tensor4_view<const T, Exec>& w,
+            const vector_view<const T, Exec>& bias, const tensor4_view<T, Exec>& y, padding pad, bool relu) {
+  const char* who = "pk::conv2d";
+  pk::require_initialized(who);
+  const auto C = std::int64_t(x.extent(3)), F = std::int64_t(w.extent(0));
+  if (std::int64_t(w.extent(3)) != C)
+    fail(who, "w has ", w.extent(3), " input channels, x has ", C, " (w is F x KH x KW x C, x N x H x W x C)");
+  const conv_geometry g = conv_shape(who, x.extent(0), x.extent(1), x.extent(2), C, w.extent(1), w.extent(2), pad);
+  require_shape(who, "y", y, {g.batch, g.out_h, g.out_w, F}, "N x Ho x Wo x F");
+  if (bias.extent(0) != 0) require_length(who, "bias", std::int64_t(bias.extent(0)), F, "one per output channel");
+  const tools_region region(who);
+  if (g.rows() == 0 || F == 0) return;
+  const matrix_view<T, Exec> y2(y.data(), g.rows(), F);
+  if (g.columns() == 0) {
+    Kokkos::deep_copy(space, y2, T(0));
+  } else {
+    auto col = work_matrix<Exec, T>(space, who, g);
+    Kokkos::parallel_for(nn_label<T>("pk::conv2d im2col"), nn_range<Exec>(space, 0, Im2col<T>::count(g)),
+                         Im2col<T>{x.data(), col.data(), g});
+    pk::gemm(space, op::none, op::transpose, T(1), col, matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), y2);
+  }
+  if (bias.extent(0) != 0 || relu)
+    Kokkos::parallel_for(nn_label<T>("pk::conv2d bias"), nn_range<Exec>(space, 0, g.rows()),
+                         BiasActivation<T>{y.data(), bias.extent(0) ? bias.data() : nullptr, F, relu});
+}
+
+template <class Exec, class T>
+void conv2d_backward_input(const Exec& space, const tensor4_view<const T, Exec>& dy,
+                           const tensor4_view<const T, Exec>& w, const tensor4_view<T, Exec>& dx, padding pad) {
+  const char* who = "pk::conv2d_backward_input";
+  pk::require_initialized(who);
+  const auto C = std::int64_t(w.extent(3)), F = std::int64_t(w.extent(0));
+  const conv_geometry g = conv_shape(who, dx.extent(0), dx.extent(1), dx.extent(2), std::int64_t(dx.extent(3)),
+                                     w.extent(1), w.extent(2), pad);
+  if (std::int64_t(dx.extent(3)) != C)
+    fail(who, "dx has ", dx.extent(3), " channels, w has ", C, " input channels");
+  require_shape(who, "dy", dy, {g.batch, g.out_h, g.out_w, F}, "N x Ho x Wo x F for dx's N x H x W and w");
+  const tools_region region(who);
+  if (dx.size() == 0) return;
+  if (g.rows() == 0 || F == 0) {
+    Kokkos::deep_copy(space, dx, T(0));
+    return;
+  }
+  auto dcol = work_matrix<Exec, T>(space, who, g);
+  pk::gemm(space, op::none, op::none, T(1), matrix_view<const T, Exec>(dy.data(), g.rows(), F),
+           matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), dcol);
+  Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_input col2im"), nn_range<Exec>(space, 0, Col2im<T>::count(g)),
+                       Col2im<T>{dcol.data(), dx.data(), g});
+}
+
+template <class Exec, class T>
+void conv2d_backward_weights(const Exec& space, const tensor4_view<const T, Exec>& x,
+                             const tensor4_view<const T, Exec>& dy, const tensor4_view<T, Exec>& dw,
+                             const vector_view<T, Exec>& db, padding pad) {
+  const char* who = "pk::conv2d_backward_weights";
+  pk::require_initialized(who);
+  const auto C = std::int64_t(x.extent(3)), F = std::int64_t(dw.extent(0));
+  if (std::int64_t(dw.extent(3)) != C)
+    fail(who, "dw has ", dw.extent(3), " input channels, x has ", C);
+  const conv_geometry g = conv_shape(who, x.extent(0), x.extent(1), x.extent(2), C, dw.extent(1), dw.extent(2), pad);
+  require_shape(who, "dy", dy, {g.batch, g.out_h, g.out_w, F}, "N x Ho x Wo x F for x and dw");
+  if (db.extent(0) != 0) require_length(who, "db", std::int64_t(db.extent(0)), F, "one per output channel");
+  const tools_region region(who);
+  const matrix_view<T, Exec> dw2(dw.data(), F, g.columns());
+  const matrix_view<const T, Exec> dy2(dy.data(), g.rows(), F);
+  if (F != 0 && g.columns() != 0) {
+    if (g.rows() == 0) {
+      Kokkos::deep_copy(space, dw2, T(0));
+    } else {
+      auto col = work_matrix<Exec, T>(space, who, g);
+      Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_weights im2col"),
+                           nn_range<Exec>(space, 0, Im2col<T>::count(g)), Im2col<T>{x.data(), col.data(), g});
+      pk::gemm(space, op::transpose, op::none, T(1), dy2, col, T(0), dw2);
+    }
+  }
+  if (db.extent(0) != 0) column_sums<Exec, T>(space, dy2, db);
+}
+
+inline pool_geometry pool_shape(std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c) {
+  return {n, h, w, c, h / 2, w / 2};
+}
+
+template <class Exec, class T>
+void max_pool2x2(const Exec& space, const tensor4_view<const T, Exec>& x, const tensor4_view<T, Exec>& y) {
+  const char* who = "pk::max_pool2x2";
+  pk::require_initialized(who);
+  const pool_geometry g = pool_shape(x.extent(0), x.extent(1), x.extent(2), x.extent(3));
+  require_shape(who, "y", y, {g.batch, g.out_h, g.out_w, g.channels}, "N x H/2 x W/2 x C, rounded down");
+  const tools_region region(who);
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, MaxPool<T>::count(g)), MaxPool<T>{x.data(), y.data(), g});
+}
+
+template <class Exec, class T>
+void max_pool2x2_backward(const Exec& space, const tensor4_view<const T, Exec>& x,
+                          const tensor4_view<const T, Exec>& dy, const tensor4_view<T, Exec>& dx) {
+  const char* who = "pk::max_pool2x2_backward";
+  pk::require_initialized(who);
+  const pool_geometry g = pool_shape(x.extent(0), x.extent(1), x.extent(2), x.extent(3));
+  require_shape(who, "dy", dy, {g.batch, g.out_h, g.out_w, g.channels}, "N x H/2 x W/2 x C, rounded down");
+  require_shape(who, "dx", dx, {g.batch, g.height, g.width, g.channels}, "the shape of x");
+  const tools_region region(who);
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, MaxPoolBackward<T>::count(g)),
+                       MaxPoolBackward<T>{x.data(), dy.data(), dx.data(), g});
+}
+
+template <class Exec, class T>
+void bias_activation(const Exec& space, const matrix_view<T, Exec>& y, const vector_view<const T, Exec>& bias,
+                     bool relu) {
+  const char* who = "pk::bias_activation";
+  pk::require_initialized(who);
+  const auto F = std::int64_t(y.extent(1));
+  if (bias.extent(0) != 0) require_length(who, "bias", std::int64_t(bias.extent(0)), F, "the columns of y");
+  const tools_region region(who);
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, y.extent(0)),
+                       BiasActivation<T>{y.data(), bias.extent(0) ? bias.data() : nullptr, F, relu});
+}
+
+template <class Exec, class T>
+void relu_backward(const Exec& space, const vector_view<const T, Exec>& y, const vector_view<const T, Exec>& dy,
+                   const vector_view<T, Exec>& dz) {
+  const char* who = "pk::relu_backward";
+  pk::require_initialized(who);
+  const auto n = std::int64_t(y.extent(0));
+  require_length(who, "dy", std::int64_t(dy.extent(0)), n, "the length of y");
+  require_length(who, "dz", std::int64_t(dz.extent(0)), n, "the length of y");
+  const tools_region region(who);
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, n), ReluBackward<T>{y.data(), dy.data(), dz.data()});
+}
+
+template <class Exec, class T>
+void column_sums(const Exec& space, const matrix_view<const T, Exec>& x, const vector_view<T, Exec>& sums) {
+  const char* who = "pk::column_sums";
+  pk::require_initialized(who);
+  const auto rows = std::int64_t(x.extent(0)), columns = std::int64_t(x.extent(1));
+  require_length(who, "sums", std::int64_t(sums.extent(0)), columns, "the columns of x");
+  if (columns == 0) return;
+  const tools_region region(who);
+  using policy = Kokkos::TeamPolicy<Exec>;
+  Kokkos::parallel_for(nn_label<T>(who), policy(space, int(columns), Kokkos::AUTO),
+                       ColumnSums<T, Exec>{x.data(), sums.data(), rows, columns});
+}
+
+template <class Exec, class T>
+void softmax_cross_entropy(const Exec& space, const matrix_view<const T, Exec>& logits,
+                           const label_view<Exec>& labels, const vector_view<T, Exec>& loss,
+                           const matrix_view<T, Exec>& grad, T grad_scale) {
+  const char* who = "pk::softmax_cross_entropy";
+  pk::require_initialized(who);
+  const auto B = std::int64_t(logits.extent(0)), classes = std::int64_t(logits.extent(1));
+  require(classes >= 1 || B == 0, who, "logits has no columns (classes)");
+  require_length(who, "labels", std::int64_t(labels.extent(0)), B, "one per row of logits");
+  require_length(who, "loss", std::int64_t(loss.extent(0)), B, "one per row of logits");
+  require_shape(who, "grad", grad, {B, classes}, "the shape of logits");
+  // Labels are checked on the host where they are (a label out of range would read past a row).
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible) {
+    for (std::int64_t b = 0; b < B; ++b)
+      if (labels(b) < 0 || labels(b) >= classes)
+        fail(who, "labels[", b, "] is ", labels(b), ", expected 0..", classes - 1);
+  } else {
+    std::int64_t bad = -1;
+    Kokkos::parallel_reduce(
+        nn_label<T>("pk::softmax_cross_entropy labels"), nn_range<Exec>(space, 0, B),
+        KOKKOS_LAMBDA(std::int64_t b, std::int64_t & last) {
+          if ((labels(b) < 0 || labels(b) >= classes) && b > last) last = b;
+        },
+        Kokkos::Max<std::int64_t>(bad));
+    if (bad >= 0) fail(who, "labels[", bad, "] is outside 0..", classes - 1);
+  }
+  const tools_region region(who);
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, B),
+                       SoftmaxCrossEntropy<T>{logits.data(), labels.data(), loss.data(), grad.data(), classes, grad_scale});
+}
+
+template <class Exec, class T>
+void adam_update(const Exec& space, const vector_view<T, Exec>& param, const vector_view<const T, Exec>& grad,
+                 const vector_view<T, Exec>& m, const vector_view<T, Exec>& v, const adam_step<T>& s) {
+  const char* who = "pk::adam_update";
+  pk::require_initialized(who);
+  const auto n = std::int64_t(param.extent(0));
+  require_length(who, "grad", std::int64_t(grad.extent(0)), n, "the length of param");
+  require_length(who, "m", std::int64_t(m.extent(0)), n, "the length of param");
+  require_length(who, "v", std::int64_t(v.extent(0)), n, "the length of param");
+  require(s.step >= 1, who, "step is " + std::to_string(s.step) + ", expected 1 or more (the steps taken, this one included)");
+  const double t = s.step;
+  const T step_size = T(double(s.learning_rate) * std::sqrt(1 - std::pow(double(s.beta2), t)) /
+                        (1 - std::pow(double(s.beta1), t)));
+  const tools_region region(who);
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, n),
+                       AdamUpdate<T>{param.data(), grad.data(), m.data(), v.data(), s.beta1, s.beta2, s.epsilon, step_size});
+}
+
+}  // namespace pk::detail
+
+#define PK_INSTANTIATE_NN_FOR(EXEC, T)                                                                              \
+  template void pk::detail::conv2d<EXEC, T>(const EXEC&, const pk::tensor4_view<const T, EXEC>&,                   \
+                                            const pk::tensor4_view<const T, EXEC>&, const pk::vector_view<const T, EXEC>&, \
+                                            const pk::tensor4_view<T, EXEC>&, pk::padding, bool);                  \
+  template void pk::detail::conv2d_backward_input<EXEC, T>(const EXEC&, const pk::tensor4_view<const T, EXEC>&,    \
+                                                           const pk::tensor4_view<const T, EXEC>&,                 \
+                                                           const pk::tensor4_view<T, EXEC>&, pk::padding);         \
+  template void pk::detail::conv2d_backward_weights<EXEC, T>(const EXEC&, const pk::tensor4_view<const T, EXEC>&,  \
+                                                             const pk::tensor4_view<const T, EXEC>&,               \
+                                                             const pk::tensor4_view<T, EXEC>&,                     \
+                                                             const pk::vector_view<T, EXEC>&, pk::padding);        \
+  template void pk::detail::max_pool2x2<EXEC, T>(const EXEC&, const pk::tensor4_view<const T, EXEC>&,              \
+                                                 const pk::tensor4_view<T, EXEC>&);                                \
+  template void pk::detail::max_pool2x2_backward<EXEC, T>(const EXEC&, const pk::tensor4_view<const T, EXEC>&,     \
+                                                          const pk::tensor4_view<const T, EXEC>&,                  \
+                                                          const pk::tensor4_view<T, EXEC>&);                       \
+  template void pk::detail::bias_activation<EXEC, T>(const EXEC&, const pk::matrix_view<T, EXEC>&,                 \
+                                                     const pk::vector_view<const T, EXEC>&, bool);                 \
+  template void pk::detail::relu_backward<EXEC, T>(const EXEC&, const pk::vector_view<const T, EXEC>&,             \
+                                                   const pk::vector_view<const T, EXEC>&,                          \
+                                                   const pk::vector_view<T, EXEC>&);                               \
+  template void pk::detail::column_sums<EXEC, T>(const EXEC&, const pk::matrix_view<const T, EXEC>&,               \
+                                                 const pk::vector_view<T, EXEC>&);                                 \
+  template void pk::detail::softmax_cross_entropy<EXEC, T>(const EXEC&, const pk::matrix_view<const T, EXEC>&,     \
+                                                           const pk::label_view<EXEC>&,                            \
+                                                           const pk::vector_view<T, EXEC>&,                        \
+                                                           const pk::matrix_view<T, EXEC>&, T);                    \
+  template void pk::detail::adam_update<EXEC, T>(const EXEC&, const pk::vector_view<T, EXEC>&,                     \
+                                                 const pk::vector_view<const T, EXEC>&,                            \
+                                                 const pk::vector_view<T, EXEC>&, const pk::vector_view<T, EXEC>&, \
+                                                 const pk::adam_step<T>&);
+
+#define PK_INSTANTIATE_NN(EXEC)     \
+  PK_INSTANTIATE_NN_FOR(EXEC, float) \
+  PK_INSTANTIATE_NN_FOR(EXEC, double)
