@@ -18,6 +18,15 @@ CASES = [  # (N, H, W, C, F, KH, KW, padding)
 ]
 
 
+def dev(backend, x):
+    """x in the backend's memory: the layers take no numpy arrays on cuda."""
+    return pk.to_device(x, backend=backend) if backend == "cuda" and x is not None else x
+
+
+def host(x):
+    return x.copy_to_host() if isinstance(x, pk.Array) else x
+
+
 def conv_ref(x, w, b, pad):
     kh, kw = w.shape[1:3]
     x = x.astype(np.float64)
@@ -40,11 +49,11 @@ def test_conv2d_forward(backend, rng, dtype, case):
     w = rng.standard_normal((f, kh, kw, c)).astype(dtype)
     b = rng.standard_normal(f).astype(dtype)
     want = conv_ref(x, w, b, pad)
-    out = np.full(want.shape, np.nan, dtype)
-    assert pk.conv2d(x, w, b, padding=pad, out=out, backend=backend) is out
+    out = dev(backend, np.full(want.shape, np.nan, dtype))
+    assert pk.conv2d(dev(backend, x), dev(backend, w), dev(backend, b), padding=pad, out=out, backend=backend) is out
     size = conv_ref(np.abs(x), np.abs(w), np.abs(b), pad)
-    assert np.all(np.abs(out - want) <= tolerance(dtype, kh * kw * c, size))
-    y = pk.conv2d(x, w, padding=pad, relu=True, backend=backend)  # no bias, relu
+    assert np.all(np.abs(host(out) - want) <= tolerance(dtype, kh * kw * c, size))
+    y = host(pk.conv2d(dev(backend, x), dev(backend, w), padding=pad, relu=True, backend=backend))  # no bias, relu
     assert np.all(np.abs(y - np.maximum(conv_ref(x, w, None, pad), 0)) <= tolerance(dtype, kh * kw * c, size))
 
 
@@ -54,16 +63,19 @@ def test_conv2d_gradients_are_the_adjoints(backend, rng, case):
     x = rng.standard_normal((n, h, w_, c))
     w = rng.standard_normal((f, kh, kw, c))
     dy = rng.standard_normal(conv_ref(x, w, None, pad).shape)
-    dx = pk.conv2d_backward_input(dy, w, padding=pad, backend=backend, out=np.full(x.shape, np.nan))
-    dw, db = pk.conv2d_backward_weights(x, dy, (kh, kw), padding=pad, backend=backend)
+    dx = host(pk.conv2d_backward_input(dev(backend, dy), dev(backend, w), padding=pad, backend=backend,
+                                       out=dev(backend, np.full(x.shape, np.nan))))
+    dw, db = map(host, pk.conv2d_backward_weights(dev(backend, x), dev(backend, dy), (kh, kw), padding=pad,
+                                                  backend=backend))
     # conv is linear in x and in w: <dy, conv(e, w)> = <dx, e>, <dy, conv(x, e)> = <dw, e>
     ex, ew = rng.standard_normal(x.shape), rng.standard_normal(w.shape)
     scale = np.abs(dy).sum() * max(np.abs(w).max(), np.abs(x).max()) * 4
     assert abs(np.sum(dy * conv_ref(ex, w, None, pad)) - np.sum(dx * ex)) <= 1e-12 * scale * kh * kw * c
     assert abs(np.sum(dy * conv_ref(x, ew, None, pad)) - np.sum(dw * ew)) <= 1e-12 * scale * kh * kw * c
     np.testing.assert_allclose(db, dy.sum(axis=(0, 1, 2)), rtol=1e-12, atol=1e-12 * np.abs(dy).sum())
-    dw2, none = pk.conv2d_backward_weights(x, dy, (kh, kw), padding=pad, bias=False, backend=backend)
-    assert none is None and np.array_equal(dw, dw2)
+    dw2, none = pk.conv2d_backward_weights(dev(backend, x), dev(backend, dy), (kh, kw), padding=pad, bias=False,
+                                           backend=backend)
+    assert none is None and np.array_equal(dw, host(dw2))
 
 
 def test_conv2d_gradients_by_finite_differences(backend, rng):
@@ -73,13 +85,16 @@ def test_conv2d_gradients_by_finite_differences(backend, rng):
     b = rng.standard_normal(4)
     r = rng.standard_normal((2, 6, 5, 4))
 
-    def loss(x, w, b):
-        return np.sum(pk.conv2d(x, w, b, padding="same", relu=True, backend=backend) * r)
+    def conv(x, w, b):
+        return pk.conv2d(dev(backend, x), dev(backend, w), dev(backend, b), padding="same", relu=True, backend=backend)
 
-    y = pk.conv2d(x, w, b, padding="same", relu=True, backend=backend)
-    dz = pk.relu_backward(y, r, backend=backend)
-    dx = pk.conv2d_backward_input(dz, w, padding="same", backend=backend)
-    dw, db = pk.conv2d_backward_weights(x, dz, (3, 3), padding="same", backend=backend)
+    def loss(x, w, b):
+        return np.sum(host(conv(x, w, b)) * r)
+
+    y = conv(x, w, b)
+    dz = pk.relu_backward(y, dev(backend, r), backend=backend)
+    dx = host(pk.conv2d_backward_input(dz, dev(backend, w), padding="same", backend=backend))
+    dw, db = map(host, pk.conv2d_backward_weights(dev(backend, x), dz, (3, 3), padding="same", backend=backend))
     eps = 1e-6
     for grad, arg in ((dx, 0), (dw, 1), (db, 2)):
         e = rng.standard_normal(grad.shape)
@@ -96,10 +111,11 @@ def test_max_pool_and_its_gradient(backend, rng, shape):
     x = rng.standard_normal(shape).astype(np.float32)
     n, h, w, c = shape
     want = x[:, :h // 2 * 2, :w // 2 * 2, :].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
-    y = pk.max_pool2x2(x, backend=backend, out=np.full(want.shape, np.nan, np.float32))
+    y = host(pk.max_pool2x2(dev(backend, x), backend=backend, out=dev(backend, np.full(want.shape, np.nan, np.float32))))
     assert np.array_equal(y, want)
     dy = rng.standard_normal(y.shape).astype(np.float32)
-    dx = pk.max_pool2x2_backward(x, dy, backend=backend, out=np.full(shape, np.nan, np.float32))
+    dx = host(pk.max_pool2x2_backward(dev(backend, x), dev(backend, dy), backend=backend,
+                                      out=dev(backend, np.full(shape, np.nan, np.float32))))
     ref = np.zeros(shape, np.float32)
     for i in range(h // 2):
         for j in range(w // 2):
@@ -114,19 +130,23 @@ def test_bias_relu_sums(backend, rng):
     y = rng.standard_normal((37, 5)).astype(np.float32)
     b = rng.standard_normal(5).astype(np.float32)
     want = np.maximum(y + b, 0)
-    assert pk.bias_activation(y, b, relu=True, backend=backend) is y
+    d_y = dev(backend, y)
+    assert pk.bias_activation(d_y, dev(backend, b), relu=True, backend=backend) is d_y
+    y = host(d_y)
     assert np.array_equal(y, want)
     dy = rng.standard_normal(y.shape).astype(np.float32)
-    assert np.array_equal(pk.relu_backward(y, dy, backend=backend), np.where(y > 0, dy, 0))
+    assert np.array_equal(host(pk.relu_backward(dev(backend, y), dev(backend, dy), backend=backend)),
+                          np.where(y > 0, dy, 0))
     x = rng.standard_normal((4, 3, 3, 64))
-    np.testing.assert_allclose(pk.column_sums(x, backend=backend), x.sum(axis=(0, 1, 2)), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(host(pk.column_sums(dev(backend, x), backend=backend)), x.sum(axis=(0, 1, 2)),
+                               rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_softmax_cross_entropy(backend, rng, dtype):
     logits = (rng.standard_normal((9, 10)) * 5).astype(dtype)
     labels = rng.integers(0, 10, 9).astype(np.int32)
-    loss, grad = pk.softmax_cross_entropy(logits, labels, backend=backend)
+    loss, grad = map(host, pk.softmax_cross_entropy(dev(backend, logits), dev(backend, labels), backend=backend))
     l64 = logits.astype(np.float64)
     p = np.exp(l64 - l64.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
@@ -138,9 +158,10 @@ def test_softmax_cross_entropy(backend, rng, dtype):
 def test_adam_matches_its_formula(backend, rng):
     p0 = rng.standard_normal(100)
     g = rng.standard_normal(100)
-    p, m, v = p0.copy(), np.zeros(100), np.zeros(100)
+    p, m, v = (dev(backend, a) for a in (p0.copy(), np.zeros(100), np.zeros(100)))
     for step in (1, 2):
-        pk.adam_update(p, g, m, v, step=step, learning_rate=0.01, backend=backend)
+        pk.adam_update(p, dev(backend, g), m, v, step=step, learning_rate=0.01, backend=backend)
+    p, m = host(p), host(m)
     mw, vw, pw = np.zeros(100), np.zeros(100), p0.copy()
     for t in (1, 2):
         mw = 0.9 * mw + 0.1 * g
@@ -151,6 +172,10 @@ def test_adam_matches_its_formula(backend, rng):
 
 
 def test_errors_name_the_argument(backend):
+    if backend == "cuda":
+        with pytest.raises(ValueError, match=r"x is in host memory but the call runs on cuda: pk.to_device\(\)"):
+            pk.conv2d(np.zeros((1, 3, 3, 1), np.float32), np.zeros((1, 3, 3, 1), np.float32), backend="cuda")
+        return
     x = np.zeros((1, 2, 2, 1), np.float32)
     w = np.zeros((4, 3, 3, 1), np.float32)
     with pytest.raises(ValueError, match=r"the input is 2 x 2, smaller than the 3 x 3 kernel: padding 'valid'"):
