@@ -12,6 +12,7 @@ orders the calls. The data is Debian's dataset-fashion-mnist, read by pk.load_id
 
     PYTHONPATH=build/host/python python3 examples/python/train_fashion.py [--epochs 5] [--batch 32]
         [--train N] [--expect ACCURACY] [--backend openmp|serial|cuda]
+    (PK_FASHION_MNIST=DIR reads the four idx files from DIR instead of Debian's folder)
 
 Prints test accuracy and time per epoch; exits 1 when the last epoch's accuracy is below --expect,
 77 (skipped) when the data package is not installed.
@@ -25,7 +26,7 @@ import numpy as np
 
 import portable_kernels as pk
 
-DATA = "/usr/share/datasets/fashion-mnist"
+DATA = os.environ.get("PK_FASHION_MNIST", "/usr/share/datasets/fashion-mnist")  # where the idx files are
 SKIP = 77
 
 
