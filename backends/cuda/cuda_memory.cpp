@@ -27,6 +27,29 @@ int current_device(const char* who) {
   return device;
 }
 
+// Makes Kokkos' GPU current for the scope (another library may have made another current on this
+// thread), and puts the previous one back.
+class on_kokkos_device {
+ public:
+  on_kokkos_device() {
+    const int want = Kokkos::Cuda().cuda_device();
+    if (cudaGetDevice(&previous_) != cudaSuccess) {
+      cudaGetLastError();
+      previous_ = want;
+    }
+    if (previous_ != want) cudaSetDevice(want);
+  }
+  ~on_kokkos_device() {
+    int now = previous_;
+    if (cudaGetDevice(&now) == cudaSuccess && now != previous_) cudaSetDevice(previous_);
+  }
+  on_kokkos_device(const on_kokkos_device&) = delete;
+  on_kokkos_device& operator=(const on_kokkos_device&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 cudaMemPool_t device_pool(const char* who) {
   static std::mutex m;
   static std::set<int> configured;
@@ -47,6 +70,7 @@ cudaMemPool_t device_pool(const char* who) {
 
 void* cuda_allocate(std::size_t bytes, const std::string& what, stream_handle stream) {
   const char* who = "pk::allocate";
+  const on_kokkos_device guard;
   const cudaMemPool_t pool = device_pool(who);
   try {
     require_memory(backend::cuda, double(bytes), what);
@@ -66,12 +90,14 @@ void* cuda_allocate(std::size_t bytes, const std::string& what, stream_handle st
 }
 
 void cuda_deallocate(void* p, stream_handle stream) noexcept {
+  const on_kokkos_device guard;
   // At process exit the runtime may be gone: the error is dropped, the memory goes with the process.
   if (cudaFreeAsync(p, as_stream(stream)) != cudaSuccess) cudaGetLastError();
 }
 
 void cuda_copy(void* dst, const void* src, std::size_t bytes, stream_handle stream) {
   const char* who = "pk::copy";
+  const on_kokkos_device guard;
   // cudaMemcpyDefault: unified addressing tells host from device memory.
   cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(stream));
   cudaPointerAttributes d{}, s{};
@@ -83,6 +109,7 @@ void cuda_copy(void* dst, const void* src, std::size_t bytes, stream_handle stre
 }
 
 void cuda_zero(void* p, std::size_t bytes, stream_handle stream) {
+  const on_kokkos_device guard;
   if (const cudaError_t e = cudaMemsetAsync(p, 0, bytes, as_stream(stream)); e != cudaSuccess)
     cuda_failed("pk::zero", e);
 }
@@ -102,6 +129,7 @@ stream_handle cuda_default_stream() {
 
 void cuda_stream_wait(stream_handle waiting, stream_handle producer) {
   const char* who = "pk::stream_wait";
+  const on_kokkos_device guard;
   // One event per call: recorded and waited on at once, then destroyed (the wait keeps it alive).
   cudaEvent_t event{};
   if (const cudaError_t e = cudaEventCreateWithFlags(&event, cudaEventDisableTiming); e != cudaSuccess)
@@ -110,6 +138,11 @@ void cuda_stream_wait(stream_handle waiting, stream_handle producer) {
   if (e == cudaSuccess) e = cudaStreamWaitEvent(as_stream(waiting), event, 0);
   cudaEventDestroy(event);
   if (e != cudaSuccess) cuda_failed(who, e);
+}
+
+void cuda_synchronize_device() {
+  const on_kokkos_device guard;
+  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) cuda_failed("pk::synchronize_device", e);
 }
 
 void cuda_synchronize(stream_handle stream) {

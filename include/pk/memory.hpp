@@ -53,4 +53,10 @@ void stream_wait(backend b, stream_handle waiting, stream_handle producer);
 // Blocks the host until the work queued on `stream` is done (host backends: returns at once).
 void synchronize(backend b, stream_handle stream);
 
+// Blocks the host until all work on backend b's device is done, on every stream of every library.
+void synchronize_device(backend b);
+
+// On cuda every function here works on the GPU Kokkos runs on, whichever the calling thread has
+// made current (another library may have chosen another); the current one is left as it was.
+
 }  // namespace pk

@@ -38,9 +38,11 @@ def _version():
 
 def _setting(config_settings, key, env, default):
     value = (config_settings or {}).get(key)
+    if isinstance(value, list):  # the setting given more than once
+        value = " ".join(value)
     if value is None:
-        value = os.environ.get(env, default)
-    return value
+        value = os.environ.get(env)
+    return default() if value is None and callable(default) else (default if value is None else value)
 
 
 def _tag():
@@ -67,7 +69,8 @@ def _metadata():
 def _build_module(config_settings):
     build = os.path.abspath(_setting(config_settings, "build-dir", "PK_BUILD_DIR", os.path.join(SOURCE, "build", "pip")))
     extra = shlex.split(_setting(config_settings, "cmake-args", "PK_CMAKE_ARGS", ""))
-    jobs = str(_setting(config_settings, "jobs", "PK_BUILD_JOBS", len(os.sched_getaffinity(0))))
+    jobs = str(_setting(config_settings, "jobs", "PK_BUILD_JOBS", lambda: len(os.sched_getaffinity(0))
+                        if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
     configure = ["cmake", "-S", SOURCE, "-B", build, "-DCMAKE_BUILD_TYPE=Release", "-DPK_BUILD_PYTHON=ON",
                  f"-DPK_PYTHON_EXECUTABLE={sys.executable}", "-DPK_BUILD_TESTS=OFF", "-DPK_BUILD_BENCH=OFF",
                  "-DPK_BUILD_APPS=OFF", "-DPK_BUILD_EXAMPLES=OFF", "-DPK_WITH_MPI=OFF"]
@@ -124,6 +127,36 @@ def _write_wheel(wheel_directory, module):
 # PEP 517 hooks
 def get_requires_for_build_wheel(config_settings=None):
     return []
+
+
+def get_requires_for_build_sdist(config_settings=None):
+    return []
+
+
+def build_sdist(sdist_directory, config_settings=None):
+    """The source tree as git tracks it (or, outside a clone, without build outputs and .deps)."""
+    import tarfile
+    try:
+        files = subprocess.run(["git", "ls-files", "-z"], cwd=SOURCE, check=True, capture_output=True).stdout
+        files = [f for f in files.decode().split("\0") if f]
+    except (OSError, subprocess.CalledProcessError):
+        skip = {".git", ".deps", "build", "__pycache__"}
+        files = []
+        for root, dirs, names in os.walk(SOURCE):
+            dirs[:] = [d for d in dirs if d not in skip and not d.startswith("build")]
+            files += [os.path.relpath(os.path.join(root, n), SOURCE) for n in names]
+    base = f"{NAME}-{_version()}"
+    name = base + ".tar.gz"
+    os.makedirs(sdist_directory, exist_ok=True)
+    with tarfile.open(os.path.join(sdist_directory, name), "w:gz") as tar:
+        for f in sorted(files):
+            tar.add(os.path.join(SOURCE, f), arcname=f"{base}/{f}", recursive=False)
+        info = tarfile.TarInfo(f"{base}/PKG-INFO")
+        data = _metadata().encode()
+        info.size = len(data)
+        import io
+        tar.addfile(info, io.BytesIO(data))
+    return name
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):

@@ -75,7 +75,7 @@ array from_numpy(const py::array& n) {
   a.strides.resize(a.shape.size());
   for (py::ssize_t d = 0; d < n.ndim(); ++d)  // an unaligned stride reads as no layout a kernel takes
     a.strides[d] = n.strides(d) % item == 0 ? n.strides(d) / item : PY_SSIZE_T_MAX;
-  if (!(n.flags() & npy::NPY_ARRAY_ALIGNED_) && !a.shape.empty()) a.strides.back() = PY_SSIZE_T_MAX;
+  a.misaligned = !(n.flags() & npy::NPY_ARRAY_ALIGNED_);
   a.readonly = !n.writeable();
   a.backend = best_host_backend();
   return a;
@@ -119,6 +119,7 @@ array from_cuda_interface(const py::object& obj, const py::object& cai_obj, cons
   if (device < 0)
     throw py::value_error(message(who, name, "'s __cuda_array_interface__ points to memory no GPU holds"));
   a.memory_of->device = device;
+  a.misaligned = reinterpret_cast<std::uintptr_t>(a.data) % size_of(a.dtype) != 0;
   const std::string typestr = cai["typestr"].cast<std::string>();
   a.dtype = element_of_typestr(typestr);
   if (a.dtype == element::other) a.typestr_seen = numpy_name(typestr);
@@ -131,8 +132,12 @@ array from_cuda_interface(const py::object& obj, const py::object& cai_obj, cons
       a.strides[d] = bytes[d] % item == 0 ? bytes[d] / item : PY_SSIZE_T_MAX;
   }
   if (cai.contains("stream") && !cai["stream"].is_none()) {
+    const auto stream = cai["stream"].cast<long long>();
+    if (stream <= 0)
+      throw py::value_error(message(who, name, "'s __cuda_array_interface__ names stream ", stream,
+                                    " (version 3 allows a stream handle, 1 or 2; 0 is ambiguous)"));
     o.has_stream = true;
-    o.stream = cai["stream"].cast<pk::stream_handle>();
+    o.stream = static_cast<pk::stream_handle>(stream);
   }
   a.backend = pk::backend::cuda;
   return a;
@@ -203,6 +208,7 @@ array from_dlpack_capsule(const py::object& capsule, const char* who, const char
   }
   a.data = static_cast<char*>(t->data) + t->byte_offset;
   a.dtype = element_of_dlpack(t->dtype);
+  a.misaligned = reinterpret_cast<std::uintptr_t>(a.data) % size_of(a.dtype) != 0;
   if (a.dtype == element::other) a.typestr_seen = dlpack_type_name(t->dtype);
   a.shape.assign(t->shape, t->shape + t->ndim);
   a.strides = t->strides ? std::vector<py::ssize_t>(t->strides, t->strides + t->ndim) : c_strides(a.shape);
@@ -261,7 +267,15 @@ std::size_t size_of(element e) {
 py::dtype dtype_of(element e) { return py::dtype(name_of(e)); }
 
 buffer::~buffer() {
-  if (owned && (allocated_by != pk::backend::cuda || kokkos_running()))  // after Kokkos, the process is ending
+  const bool gpu_alive = where == memory::cuda && kokkos_running();  // after Kokkos, the process is ending
+  if (shared && gpu_alive) {
+    // Another library had it: its work on its own streams may still read or write it.
+    try {
+      pk::synchronize_device(pk::backend::cuda);
+    } catch (...) {
+    }
+  }
+  if (owned && (allocated_by != pk::backend::cuda || gpu_alive))
     pk::deallocate(allocated_by, owned, default_stream_of(allocated_by));
   if (release) release();
 }
@@ -336,10 +350,11 @@ operand as_operand(const py::handle& obj, const char* who, const char* name,
   }
   if (cai) {
     o.a = from_cuda_interface(o.object, cai, who, name, o);
-    return o;
-  }
-  if (py::hasattr(obj, "__dlpack__")) {
+  } else if (py::hasattr(obj, "__dlpack__")) {
     o.a = dlpack_array(o.object, who, name, consumer);
+  }
+  if (o.a.memory_of) {
+    o.a.misaligned = reinterpret_cast<std::uintptr_t>(o.a.data) % size_of(o.a.dtype) != 0;
     return o;
   }
   throw py::type_error(message(who, name,

@@ -37,11 +37,14 @@ enum class memory { host, cuda };
 // backend's pool when the last array on it goes), or another library's object, held until then.
 struct buffer {
   memory where = memory::host;
+  bool shared = false;                    // handed to another library (DLPack, __cuda_array_interface__)
   int device = 0;                         // cuda: the GPU it is on
   pk::backend allocated_by = pk::backend::serial;
   void* owned = nullptr;                  // pk::allocate'd, or null
   py::object holder;                      // numpy array, CAI object, or null
   std::function<void()> release;          // a DLPack tensor's deleter, or empty
+  // GPU memory pk allocated is returned on pk's default stream, after its kernels; memory another
+  // library may still use on a stream of its own (shared) waits for the whole GPU first.
   buffer() = default;
   buffer(const buffer&) = delete;
   buffer& operator=(const buffer&) = delete;
@@ -56,6 +59,7 @@ struct array {
   std::vector<py::ssize_t> strides;  // in elements
   pk::backend backend = pk::backend::serial;  // what kernels on it run on when a call names none
   bool readonly = false;
+  bool misaligned = false;           // the pointer or a stride is not a multiple of the element size
   std::string typestr_seen;          // a foreign dtype pk has no kernels for, as its owner wrote it
 
   memory where() const { return memory_of->where; }

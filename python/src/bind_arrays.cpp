@@ -100,13 +100,17 @@ py::object to_device(const py::object& x, const py::object& backend, const py::o
   const pk::stream_handle s = call_stream(on, stream, who);
   // A copy is asked for: a numpy array of another layout is made contiguous on the way.
   py::object source = x;
-  if (py::isinstance<py::array>(x)) source = py::module_::import("numpy").attr("ascontiguousarray")(x);
+  if (py::isinstance<py::array>(x) && !(py::reinterpret_borrow<py::array>(x).flags() & py::array::c_style))
+    source = py::module_::import("numpy").attr("ascontiguousarray")(x);
   const operand o = as_operand(source, who, "x", [s] { return s; });
   if (o.a.dtype == element::other)
     throw py::type_error(std::string(who) + ": x has dtype " + o.a.typestr_seen +
                          ", expected float32, float64, uint8 or int32 (the dtypes pk has kernels for; convert "
                          "with astype first)");
-  if (o.has_stream && on == pk::backend::cuda) pk::stream_wait(on, s, o.stream);
+  if (o.a.misaligned) throw py::value_error(std::string(who) + ": x is not aligned to its element size");
+  // A copy from GPU memory runs on a CUDA stream (the legacy default one for a host destination),
+  // after the producer's stream's work when the interface names one.
+  if (o.has_stream) pk::stream_wait(pk::backend::cuda, on == pk::backend::cuda ? s : 0, o.stream);
   return py::cast(contiguous_copy(o.a, on, s, who));
 }
 
@@ -117,13 +121,12 @@ py::object make_array(const py::object& shape, const py::object& dtype, const py
   const pk::stream_handle s = call_stream(on, stream, who);
   const auto extents = shape_arg(shape, who);
   pk_array a = new_array(on, extents, dtype_arg(dtype, who), std::string(who) + ": the array " + shape_string(extents), s);
-  if (zero && a.nbytes()) {
-    const pk::stream_handle d = default_stream_of(on);
+  const pk::stream_handle d = default_stream_of(on);
+  if ((zero && a.nbytes()) || s != d)
     run_kernel(on, [&] {
-      pk::zero(on, a.data, a.nbytes(), s);
-      if (s != d) pk::stream_wait(on, d, s);
+      if (zero) pk::zero(on, a.data, a.nbytes(), s);
+      if (s != d) pk::stream_wait(on, d, s);  // the default stream (where it is freed) after its allocation
     });
-  }
   return py::cast(a);
 }
 
@@ -137,6 +140,9 @@ py::object from_dlpack(const py::object& x, const py::object& stream) {
   const bool given = stream_arg(stream, who, s);
   pk_array a;
   static_cast<array&>(a) = dlpack_array(x, who, "x", [&] { return given ? s : default_stream_of(pk::backend::cuda); });
+  // The producer ordered its writes before `stream`; pk's later kernels run on its default stream.
+  if (given && a.where() == memory::cuda)
+    pk::stream_wait(pk::backend::cuda, default_stream_of(pk::backend::cuda), s);
   return py::cast(a);
 }
 
@@ -208,24 +214,29 @@ py::object export_dlpack(const py::object& self, const py::object& stream, const
       throw py::buffer_error(std::string(who) + ": dl_device " + py::str(dl_device).cast<std::string>() +
                              " is not where the array lies (" + a.place() + "): pk.to_device() copies it");
   }
+  const bool copied = !copy.is_none() && copy.cast<bool>();
   py::object exported = self;
-  if (!copy.is_none() && copy.cast<bool>())
-    exported = py::cast(contiguous_copy(a, a.backend, default_stream_of(a.backend), who));
+  if (copied) exported = py::cast(contiguous_copy(a, a.backend, default_stream_of(a.backend), who));
   const array& e = exported.cast<const pk_array&>();
   if (e.where() == memory::cuda) {
     // The consumer's stream (None: the legacy default stream; -1: it orders the work itself)
     // waits for every pk kernel queued so far, which the default stream is behind.
     const long long consumer = stream.is_none() ? 1 : stream.cast<long long>();
+    if (consumer == 0 || consumer < -1)
+      throw py::buffer_error(std::string(who) + ": stream " + std::to_string(consumer) +
+                             " is not a CUDA stream for DLPack (1: the legacy default stream, 2: per-thread, "
+                             "-1: no ordering, or a stream's handle)");
     if (consumer != -1)
       pk::stream_wait(pk::backend::cuda, static_cast<pk::stream_handle>(consumer),
                       default_stream_of(pk::backend::cuda));
   }
+  e.memory_of->shared = true;  // its consumer may use it on streams of its own
   const bool versioned = !max_version.is_none() && max_version.cast<py::tuple>()[0].cast<int>() >= 1;
   PyObject* capsule = nullptr;
   if (versioned) {
     auto* m = describe<dlpack::managed_tensor_versioned>(e, exported);
     m->v = {1, 0};
-    m->flags = e.readonly ? dlpack::flag_read_only : 0;
+    m->flags = (e.readonly ? dlpack::flag_read_only : 0) | (copied ? dlpack::flag_is_copied : 0);
     capsule = PyCapsule_New(m, dlpack::versioned_capsule_name, &delete_unconsumed);
     if (!capsule) m->deleter(m);
   } else {
@@ -256,6 +267,7 @@ py::dict cuda_interface(const pk_array& a) {
   if (a.where() != memory::cuda)
     throw py::attribute_error("portable_kernels.Array in host memory has no __cuda_array_interface__ "
                               "(np.asarray() takes it)");
+  a.memory_of->shared = true;  // its consumer may use it on streams of its own
   py::dict d;
   d["shape"] = tuple_of(a.shape);
   d["typestr"] = typestr_of(a.dtype);

@@ -14,10 +14,11 @@ namespace {
 constexpr const char* who = "portable_kernels.matmul";
 
 // How a 2-D operand lies in memory: as is (C order) or as the transpose of a row-major matrix.
-pk::op layout_of(const operand& x, const char* name) {
+pk::op layout_of(const kernel_call& call, const operand& x, const char* name) {
   if (x.a.shape.size() != 2)
     throw py::value_error(std::string(who) + ": " + name + " has shape " + shape_string(x.a.shape) +
                           ", expected a 2-D matrix");
+  call.require_aligned(x, name);
   if (x.a.c_contiguous()) return pk::op::none;
   if (x.a.f_contiguous()) return pk::op::transpose;
   throw py::value_error(std::string(who) + ": " + name +
@@ -59,7 +60,7 @@ py::object matmul(const py::object& a_obj, const py::object& b_obj, const py::ob
   auto out = call.optional_input(out_obj, "out");
   const element e = call.require_element(a, "a", {element::float32, element::float64});
   call.require_element(b, "b", {e});
-  const pk::op op_a = layout_of(a, "a"), op_b = layout_of(b, "b");
+  const pk::op op_a = layout_of(call, a, "a"), op_b = layout_of(call, b, "b");
   const std::int64_t m = a.a.shape[0], k = a.a.shape[1], n = b.a.shape[1];
   if (b.a.shape[0] != k)
     throw py::value_error(std::string(who) + ": shapes " + shape_string(a.a.shape) + " and " +

@@ -42,6 +42,7 @@ struct version {
 };
 
 constexpr std::uint64_t flag_read_only = 1;
+constexpr std::uint64_t flag_is_copied = 2;
 
 struct managed_tensor_versioned {
   version v;

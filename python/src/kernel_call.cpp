@@ -53,9 +53,15 @@ element kernel_call::require_element(const operand& o, const char* name, const s
 }
 
 void kernel_call::require_c_contiguous(const operand& o, const char* name) const {
+  require_aligned(o, name);
   if (!o.a.c_contiguous())
     throw py::value_error(message(who_, name, " is not C-contiguous (the kernels work on the array's memory as it "
                                   "is; pass a contiguous copy, e.g. np.ascontiguousarray(", name, "))"));
+}
+
+void kernel_call::require_aligned(const operand& o, const char* name) const {
+  if (o.a.misaligned)
+    throw py::value_error(message(who_, name, " is not aligned to its element size (pass an aligned copy)"));
 }
 
 void kernel_call::require_writeable(const operand& o, const char* name) const {

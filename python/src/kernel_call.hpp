@@ -35,6 +35,8 @@ class kernel_call {
   // ValueError unless its elements lie densely in row-major order (and aligned).
   void require_c_contiguous(const operand& o, const char* name) const;
   void require_writeable(const operand& o, const char* name) const;
+  // ValueError unless its pointer and strides are multiples of its element size.
+  void require_aligned(const operand& o, const char* name) const;
   // ValueError "out shares memory with <name> (expected a separate array)".
   void require_separate(const operand& out, const operand& in, const char* name) const;
 
@@ -51,8 +53,8 @@ class kernel_call {
                  const char* name = "out");
 
   // f(space) on the call's execution space instance, with the GIL released, ordered after the
-  // default stream's work and before its next (see arrays.hpp), after the streams that
-  // __cuda_array_interface__ inputs named.
+  // default stream's work and before its next (see arrays.hpp), and after and before the work of
+  // the streams that __cuda_array_interface__ arguments named.
   template <class F>
   void run(F&& f) {
     if (on_ != pk::backend::cuda) return run_kernel(on_, [&] { with_space(on_, 0, f); });
@@ -63,6 +65,8 @@ class kernel_call {
         if (w != s) pk::stream_wait(on_, s, w);
       with_space(on_, s, f);
       if (s != d) pk::stream_wait(on_, d, s);
+      for (pk::stream_handle w : waits_)  // the arrays' own streams: their next work comes after this kernel
+        if (w != s) pk::stream_wait(on_, w, s);
     });
   }
 

@@ -97,4 +97,11 @@ void synchronize(backend b, stream_handle stream) {
   (void)stream;
 }
 
+void synchronize_device(backend b) {
+  require_built(b, "pk::synchronize_device");
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (b == backend::cuda) detail::cuda_synchronize_device();
+#endif
+}
+
 }  // namespace pk

@@ -17,5 +17,6 @@ int cuda_device_of(const void* p);
 stream_handle cuda_default_stream();
 void cuda_stream_wait(stream_handle waiting, stream_handle producer);
 void cuda_synchronize(stream_handle stream);
+void cuda_synchronize_device();
 
 }  // namespace pk::detail
