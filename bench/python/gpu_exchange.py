@@ -52,6 +52,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--quick", action="store_true", help="small sizes, few repeats (a smoke run)")
+    ap.add_argument("--repeats", type=int, default=9, help="interleaved repeats of each case (median reported)")
     args = ap.parse_args()
 
     import cupy as cp
@@ -69,7 +70,7 @@ def main():
         torch.cuda.synchronize()  # the whole device: CuPy's, PyTorch's and pk's streams
         pk.synchronize()
 
-    repeats = 3 if args.quick else 9
+    repeats = 3 if args.quick else args.repeats
     rows, checks = [], []
 
     # add: c = a + b on float32 vectors
