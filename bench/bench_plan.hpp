@@ -14,6 +14,7 @@ struct plan {
   std::vector<std::array<std::int64_t, 3>> sgemm, dgemm;  // M, N, K
   double add_target = 0, filter_target = 0, sgemm_target = 0;  // ratios aimed for (0: none)
   std::int64_t sgemm_target_size = 0;  // the square size the sgemm target applies to
+  std::int64_t conv_batch = 32;        // the CNN layers' batch
 };
 
 }  // namespace pk_bench

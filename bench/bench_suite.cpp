@@ -19,6 +19,7 @@ namespace pk_bench {
 void bench_add(pk::backend on, const plan& p, std::vector<row>& out);
 void bench_filter(pk::backend on, const plan& p, std::vector<row>& out);
 void bench_matmul(pk::backend on, const plan& p, std::vector<row>& out);
+void bench_conv2d(pk::backend on, const plan& p, std::vector<row>& out);
 
 namespace {
 
@@ -33,6 +34,7 @@ plan make_plan(const options& o) {
     p.image_h = 512, p.image_w = 768;
     p.sgemm = {{256, 256, 256}, {200, 300, 170}};
     p.dgemm = {{256, 256, 256}};
+    p.conv_batch = 4;
   } else if (p.gpu) {
     p.runs = 20;
     p.add_n = std::int64_t(1) << 28;
@@ -43,6 +45,7 @@ plan make_plan(const options& o) {
     p.filter_target = 0.85;
     p.sgemm_target = 0.75;
     p.sgemm_target_size = 8192;
+    p.conv_batch = 256;
   } else {
     const bool serial = o.on == pk::backend::serial;
     p.runs = serial ? 5 : 10;
@@ -98,6 +101,7 @@ int run(const options& o) {
   }
   if (wanted("filter")) bench_filter(o.on, p, rows);
   if (wanted("matmul")) bench_matmul(o.on, p, rows);
+  if (wanted("conv2d")) bench_conv2d(o.on, p, rows);
 
   std::fprintf(table, "\nratio = our rate / the peer's rate on the same data (above 1: faster than the peer)\n");
   print_table(rows, table);

@@ -30,6 +30,8 @@ bool host_has_blas();
 std::string host_blas_name(bool dbl);  // "OpenBLAS cblas_sgemm"
 void host_gemm(const gemm_args<float>& g, int threads);
 void host_gemm(const gemm_args<double>& g, int threads);
+// The same with BLAS's transpose flags: a is m x k (stored k x m when trans_a), b is k x n (n x k).
+void host_gemm_flags(bool trans_a, bool trans_b, const gemm_args<float>& g, int threads);
 
 // An image as OpenCV sees it: rows x cols pixels of `channels` interleaved floats or bytes.
 struct host_image {

@@ -24,6 +24,12 @@ void host_gemm(const gemm_args<float>& g, int threads) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(g.m), int(g.n), int(g.k), 1.0f, g.a, int(g.k), g.b,
               int(g.n), 0.0f, g.c, int(g.n));
 }
+void host_gemm_flags(bool trans_a, bool trans_b, const gemm_args<float>& g, int threads) {
+  openblas_set_num_threads(threads);
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, int(g.m),
+              int(g.n), int(g.k), 1.0f, g.a, trans_a ? int(g.m) : int(g.k), g.b, trans_b ? int(g.k) : int(g.n), 0.0f,
+              g.c, int(g.n));
+}
 void host_gemm(const gemm_args<double>& g, int threads) {
   openblas_set_num_threads(threads);
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(g.m), int(g.n), int(g.k), 1.0, g.a, int(g.k), g.b,
@@ -34,6 +40,7 @@ bool host_has_blas() { return false; }
 std::string host_blas_name(bool) { return ""; }
 void host_gemm(const gemm_args<float>&, int) { throw pk::error("bench: built without OpenBLAS"); }
 void host_gemm(const gemm_args<double>&, int) { throw pk::error("bench: built without OpenBLAS"); }
+void host_gemm_flags(bool, bool, const gemm_args<float>&, int) { throw pk::error("bench: built without OpenBLAS"); }
 #endif
 
 #if defined(PK_BENCH_HAVE_OPENCV)
