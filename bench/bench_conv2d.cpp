@@ -80,18 +80,18 @@ row bench_layer(const Exec& space, const plan& p, const layer& l, pass which, ra
   const pk::vector_view<T, Exec> no_db;
   const auto run = [&] {
     if (which == pass::forward)
-      pk::conv2d<Exec, T>(space, x, w, none, y, pk::padding::valid, false);
+      pk::conv2d(space, x, w, none, y, pk::padding::valid, false);
     else if (which == pass::input_gradient)
-      pk::conv2d_backward_input<Exec, T>(space, y, w, dx, pk::padding::valid);
+      pk::conv2d_backward_input(space, y, w, dx, pk::padding::valid);
     else
-      pk::conv2d_backward_weights<Exec, T>(space, x, y, dw, no_db, pk::padding::valid);
+      pk::conv2d_backward_weights(space, x, y, dw, no_db, pk::padding::valid);
   };
   pk::tensor4_view<T, Exec> out = which == pass::forward ? pk::tensor4_view<T, Exec>("y out", l.n, l.ho(), l.wo(), l.f)
                                   : which == pass::input_gradient ? dx
                                                                   : dw;
   const auto run_into = [&] {
     if (which == pass::forward)
-      pk::conv2d<Exec, T>(space, x, w, none, out, pk::padding::valid, false);
+      pk::conv2d(space, x, w, none, out, pk::padding::valid, false);
     else
       run();
   };

@@ -122,13 +122,13 @@ TEST_CASE_TEMPLATE("conv2d and its gradients against float64 sums, every backend
       pk::vector_view<T, Exec> dbias("b", b.size());
       Kokkos::deep_copy(dbias, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(b.data(), b.size()));
       auto y = poisoned_space<T, Exec>(ref.y());
-      pk::conv2d<Exec, T>(space, dx_v, dw_v, dbias, y, k.pad, false);
+      pk::conv2d(space, dx_v, dw_v, dbias, y, k.pad, false);
       auto dx = poisoned_space<T, Exec>(k.x);
-      pk::conv2d_backward_input<Exec, T>(space, dy_v, dw_v, dx, k.pad);
+      pk::conv2d_backward_input(space, dy_v, dw_v, dx, k.pad);
       auto dw = poisoned_space<T, Exec>(ref.w());
       pk::vector_view<T, Exec> db("db", b.size());
       Kokkos::deep_copy(db, std::numeric_limits<T>::quiet_NaN());
-      pk::conv2d_backward_weights<Exec, T>(space, dx_v, dy_v, dw, db, k.pad);
+      pk::conv2d_backward_weights(space, dx_v, dy_v, dw, db, k.pad);
       space.fence();
       // Relative to the largest |sum|, scaled by the sums' length (products of values in [-1, 1]).
       const double len = double(k.kh * k.kw * k.x.c + 1);
@@ -176,9 +176,9 @@ TEST_CASE("max pooling, its gradient, softmax cross-entropy and Adam, every back
     using Exec = decltype(space);
     const auto xv = to_space<float, Exec>(x, s);
     auto y = poisoned_space<float, Exec>(ps);
-    pk::max_pool2x2<Exec, float>(space, xv, y);
+    pk::max_pool2x2(space, xv, y);
     auto dx = poisoned_space<float, Exec>(s);
-    pk::max_pool2x2_backward<Exec, float>(space, xv, to_space<float, Exec>(dy, ps), dx);
+    pk::max_pool2x2_backward(space, xv, to_space<float, Exec>(dy, ps), dx);
     space.fence();
     CHECK(pk_test::max_relative_error(to_host<float>(y), y_ref) == 0.0);
     CHECK(pk_test::max_relative_error(to_host<float>(dx), dx_ref) == 0.0);
@@ -191,13 +191,13 @@ TEST_CASE("max pooling, its gradient, softmax cross-entropy and Adam, every back
     pk::vector_view<double, Exec> loss("loss", B);
     Kokkos::deep_copy(loss, std::nan(""));
     Kokkos::deep_copy(grad, std::nan(""));
-    pk::softmax_cross_entropy<Exec, double>(space, lv, lab, loss, grad, 1.0 / B);
+    pk::softmax_cross_entropy(space, lv, lab, loss, grad, 1.0 / B);
     space.fence();
     CHECK(pk_test::max_relative_error(to_host<double>(loss), loss_ref) <= 1e-14);
     CHECK(pk_test::max_relative_error(to_host<double>(grad), grad_ref) <= 1e-14);
     labels[1] = 4;  // out of range
     Kokkos::deep_copy(lab, Kokkos::View<const std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(labels.data(), B));
-    const auto bad_labels = [&] { pk::softmax_cross_entropy<Exec, double>(space, lv, lab, loss, grad, 1.0); };
+    const auto bad_labels = [&] { pk::softmax_cross_entropy(space, lv, lab, loss, grad, 1.0); };
     const std::string message = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible
                                     ? "pk::softmax_cross_entropy: labels[1] is 4, expected 0..3"
                                     : "pk::softmax_cross_entropy: labels[1] is outside 0..3";
@@ -213,7 +213,7 @@ TEST_CASE("max pooling, its gradient, softmax cross-entropy and Adam, every back
     Kokkos::deep_copy(gv, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(g.data(), n));
     std::vector<double> pr(p0), mr(n, 0.0), vr(n, 0.0);
     for (int t = 1; t <= 2; ++t) {
-      pk::adam_update<Exec, double>(space, p, gv, m, v, pk::adam_step<double>{0.01, 0.9, 0.999, 1e-7, t});
+      pk::adam_update(space, p, gv, m, v, pk::adam_step<double>{0.01, 0.9, 0.999, 1e-7, t});
       for (std::size_t i = 0; i < n; ++i) {
         mr[i] = 0.9 * mr[i] + 0.1 * g[i];
         vr[i] = 0.999 * vr[i] + 0.001 * g[i] * g[i];
@@ -229,13 +229,13 @@ TEST_CASE("conv2d refuses shapes that do not fit, naming them") {
   pk_test::on_every_space([&](auto space) {
     using Exec = decltype(space);
     pk::tensor4_view<float, Exec> x("x", 1, 2, 2, 1), w("w", 4, 3, 3, 1), y("y", 1, 1, 1, 4);
-    const auto too_small = [&] { pk::conv2d<Exec, float>(space, x, w, {}, y, pk::padding::valid, false); };
+    const auto too_small = [&] { pk::conv2d(space, x, w, pk::vector_view<const float, Exec>(), y, pk::padding::valid, false); };
     CHECK_THROWS_WITH_AS(too_small(),
                          "pk::conv2d: the input is 2 x 2, smaller than the 3 x 3 kernel: padding 'valid' leaves no "
                          "output (padding 'same' keeps the size)",
                          pk::error);
     pk::tensor4_view<float, Exec> y2("y", 1, 2, 2, 3);
-    const auto wrong_y = [&] { pk::conv2d<Exec, float>(space, x, w, {}, y2, pk::padding::same, false); };
+    const auto wrong_y = [&] { pk::conv2d(space, x, w, pk::vector_view<const float, Exec>(), y2, pk::padding::same, false); };
     CHECK_THROWS_WITH_AS(wrong_y(),
                          "pk::conv2d: y has shape (1, 2, 2, 3), expected (1, 2, 2, 4) (N x Ho x Wo x F)", pk::error);
   });

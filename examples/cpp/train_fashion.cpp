@@ -100,44 +100,44 @@ struct model {
 
   void forward(const Exec& s, const tensor& x, activations& a) {
     const auto valid = pk::padding::valid;
-    pk::conv2d<Exec, T>(s, x, p["w1"].t(p["w1"].value), p["b1"].value, a.a1, valid, true);
-    pk::max_pool2x2<Exec, T>(s, a.a1, a.p1);
-    pk::conv2d<Exec, T>(s, a.p1, p["w2"].t(p["w2"].value), p["b2"].value, a.a2, valid, true);
-    pk::max_pool2x2<Exec, T>(s, a.a2, a.p2);
-    pk::conv2d<Exec, T>(s, a.p2, p["w3"].t(p["w3"].value), p["b3"].value, a.a3, valid, true);
+    pk::conv2d(s, x, p["w1"].t(p["w1"].value), p["b1"].value, a.a1, valid, true);
+    pk::max_pool2x2(s, a.a1, a.p1);
+    pk::conv2d(s, a.p1, p["w2"].t(p["w2"].value), p["b2"].value, a.a2, valid, true);
+    pk::max_pool2x2(s, a.a2, a.p2);
+    pk::conv2d(s, a.p2, p["w3"].t(p["w3"].value), p["b3"].value, a.a3, valid, true);
     pk::gemm(s, pk::op::none, pk::op::none, T(1), a.flat(), p["w4"].mat(p["w4"].value), T(0), a.h);
-    pk::bias_activation<Exec, T>(s, a.h, p["b4"].value, true);
+    pk::bias_activation(s, a.h, p["b4"].value, true);
     pk::gemm(s, pk::op::none, pk::op::none, T(1), a.h, p["w5"].mat(p["w5"].value), T(0), a.logits);
-    pk::bias_activation<Exec, T>(s, a.logits, p["b5"].value, false);
+    pk::bias_activation(s, a.logits, p["b5"].value, false);
   }
 
   void train_step(const Exec& s, const tensor& x, const pk::label_view<Exec>& labels, activations& a) {
     const auto valid = pk::padding::valid;
     const auto none = pk::op::none, tr = pk::op::transpose;
     forward(s, x, a);
-    pk::softmax_cross_entropy<Exec, T>(s, a.logits, labels, a.loss, a.g, T(1) / T(a.B));
+    pk::softmax_cross_entropy(s, a.logits, labels, a.loss, a.g, T(1) / T(a.B));
     param &w1 = p["w1"], &w2 = p["w2"], &w3 = p["w3"], &w4 = p["w4"], &w5 = p["w5"];
     pk::gemm(s, tr, none, T(1), a.h, a.g, T(0), w5.mat(w5.grad));  // dense 2
-    pk::column_sums<Exec, T>(s, a.g, p["b5"].grad);
+    pk::column_sums(s, a.g, p["b5"].grad);
     pk::gemm(s, none, tr, T(1), a.g, w5.mat(w5.value), T(0), a.dh);
-    pk::relu_backward<Exec, T>(s, vector(a.h.data(), a.h.size()), vector(a.dh.data(), a.dh.size()),
+    pk::relu_backward(s, vector(a.h.data(), a.h.size()), vector(a.dh.data(), a.dh.size()),
                                vector(a.dh.data(), a.dh.size()));
     pk::gemm(s, tr, none, T(1), a.flat(), a.dh, T(0), w4.mat(w4.grad));  // dense 1
-    pk::column_sums<Exec, T>(s, a.dh, p["b4"].grad);
+    pk::column_sums(s, a.dh, p["b4"].grad);
     pk::gemm(s, none, tr, T(1), a.dh, w4.mat(w4.value), T(0), a.df);
     const auto flat = [](const auto& t) { return vector(t.data(), t.size()); };
-    pk::relu_backward<Exec, T>(s, flat(a.a3), flat(a.da3), flat(a.da3));  // conv 3
-    pk::conv2d_backward_weights<Exec, T>(s, a.p2, a.da3, w3.t(w3.grad), p["b3"].grad, valid);
-    pk::conv2d_backward_input<Exec, T>(s, a.da3, w3.t(w3.value), a.dp2, valid);
-    pk::max_pool2x2_backward<Exec, T>(s, a.a2, a.dp2, a.da2);  // conv 2
-    pk::relu_backward<Exec, T>(s, flat(a.a2), flat(a.da2), flat(a.da2));
-    pk::conv2d_backward_weights<Exec, T>(s, a.p1, a.da2, w2.t(w2.grad), p["b2"].grad, valid);
-    pk::conv2d_backward_input<Exec, T>(s, a.da2, w2.t(w2.value), a.dp1, valid);
-    pk::max_pool2x2_backward<Exec, T>(s, a.a1, a.dp1, a.da1);  // conv 1
-    pk::relu_backward<Exec, T>(s, flat(a.a1), flat(a.da1), flat(a.da1));
-    pk::conv2d_backward_weights<Exec, T>(s, x, a.da1, w1.t(w1.grad), p["b1"].grad, valid);
+    pk::relu_backward(s, flat(a.a3), flat(a.da3), flat(a.da3));  // conv 3
+    pk::conv2d_backward_weights(s, a.p2, a.da3, w3.t(w3.grad), p["b3"].grad, valid);
+    pk::conv2d_backward_input(s, a.da3, w3.t(w3.value), a.dp2, valid);
+    pk::max_pool2x2_backward(s, a.a2, a.dp2, a.da2);  // conv 2
+    pk::relu_backward(s, flat(a.a2), flat(a.da2), flat(a.da2));
+    pk::conv2d_backward_weights(s, a.p1, a.da2, w2.t(w2.grad), p["b2"].grad, valid);
+    pk::conv2d_backward_input(s, a.da2, w2.t(w2.value), a.dp1, valid);
+    pk::max_pool2x2_backward(s, a.a1, a.dp1, a.da1);  // conv 1
+    pk::relu_backward(s, flat(a.a1), flat(a.da1), flat(a.da1));
+    pk::conv2d_backward_weights(s, x, a.da1, w1.t(w1.grad), p["b1"].grad, valid);
     ++steps;
-    for (auto& [name, q] : p) pk::adam_update<Exec, T>(s, q.value, q.grad, q.m, q.v, pk::adam_step<T>{T(1e-3), T(0.9), T(0.999), T(1e-7), steps});
+    for (auto& [name, q] : p) pk::adam_update(s, q.value, q.grad, q.m, q.v, pk::adam_step<T>{T(1e-3), T(0.9), T(0.999), T(1e-7), steps});
   }
 };
 

@@ -79,7 +79,7 @@ py::object conv2d(const py::object& x_obj, const py::object& w_obj, const py::ob
       const pk::vector_view<const T, Exec> b =
           bias ? pk::vector_view<const T, Exec>(reinterpret_cast<const T*>(bias->a.data), bias->a.shape[0])
                : pk::vector_view<const T, Exec>();
-      pk::conv2d<Exec, T>(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(w.a), b, tensor4<T, Exec>(y.a),
+      pk::conv2d(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(w.a), b, tensor4<T, Exec>(y.a),
                           pad, relu);
     });
   });
@@ -108,7 +108,7 @@ py::object conv2d_backward_input(const py::object& dy_obj, const py::object& w_o
     using T = decltype(t);
     call.run([&](auto space) {
       using Exec = decltype(space);
-      pk::conv2d_backward_input<Exec, T>(space, tensor4<const T, Exec>(dy.a), tensor4<const T, Exec>(w.a),
+      pk::conv2d_backward_input(space, tensor4<const T, Exec>(dy.a), tensor4<const T, Exec>(w.a),
                                          tensor4<T, Exec>(dx.a), pad);
     });
   });
@@ -144,7 +144,7 @@ py::tuple conv2d_backward_weights(const py::object& x_obj, const py::object& dy_
       using Exec = decltype(space);
       const pk::vector_view<T, Exec> b =
           db ? pk::vector_view<T, Exec>(reinterpret_cast<T*>(db->a.data), F) : pk::vector_view<T, Exec>();
-      pk::conv2d_backward_weights<Exec, T>(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy.a),
+      pk::conv2d_backward_weights(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy.a),
                                            tensor4<T, Exec>(dw.a), b, pad);
     });
   });
@@ -175,10 +175,10 @@ py::object max_pool(const py::object& x_obj, const py::object& dy_obj, const py:
     call.run([&](auto space) {
       using Exec = decltype(space);
       if (backward)
-        pk::max_pool2x2_backward<Exec, T>(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy->a),
+        pk::max_pool2x2_backward(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy->a),
                                           tensor4<T, Exec>(y.a));
       else
-        pk::max_pool2x2<Exec, T>(space, tensor4<const T, Exec>(x.a), tensor4<T, Exec>(y.a));
+        pk::max_pool2x2(space, tensor4<const T, Exec>(x.a), tensor4<T, Exec>(y.a));
     });
   });
   return y.object;
@@ -205,7 +205,7 @@ py::object bias_activation(const py::object& y_obj, const py::object& bias_obj, 
       const pk::vector_view<const T, Exec> b =
           bias ? pk::vector_view<const T, Exec>(reinterpret_cast<const T*>(bias->a.data), bias->a.shape[0])
                : pk::vector_view<const T, Exec>();
-      pk::bias_activation<Exec, T>(space, rows_of<T, Exec>(y.a), b, relu);
+      pk::bias_activation(space, rows_of<T, Exec>(y.a), b, relu);
     });
   });
   return y.object;
@@ -229,7 +229,7 @@ py::object relu_backward(const py::object& y_obj, const py::object& dy_obj, cons
     using T = decltype(t);
     call.run([&](auto space) {
       using Exec = decltype(space);
-      pk::relu_backward<Exec, T>(space, vector_of<const T, Exec>(y.a), vector_of<const T, Exec>(dy.a),
+      pk::relu_backward(space, vector_of<const T, Exec>(y.a), vector_of<const T, Exec>(dy.a),
                                  vector_of<T, Exec>(dz.a));
     });
   });
@@ -251,7 +251,7 @@ py::object column_sums(const py::object& x_obj, const py::object& out_obj, const
     using T = decltype(t);
     call.run([&](auto space) {
       using Exec = decltype(space);
-      pk::column_sums<Exec, T>(space, rows_of<const T, Exec>(x.a), vector_of<T, Exec>(sums.a));
+      pk::column_sums(space, rows_of<const T, Exec>(x.a), vector_of<T, Exec>(sums.a));
     });
   });
   return sums.object;
@@ -278,7 +278,7 @@ py::tuple softmax_cross_entropy(const py::object& logits_obj, const py::object& 
     using T = decltype(t);
     call.run([&](auto space) {
       using Exec = decltype(space);
-      pk::softmax_cross_entropy<Exec, T>(
+      pk::softmax_cross_entropy(
           space, pk::matrix_view<const T, Exec>(reinterpret_cast<const T*>(logits.a.data), B, logits.a.shape[1]),
           pk::label_view<Exec>(reinterpret_cast<const std::int32_t*>(labels.a.data), labels.a.shape[0]),
           vector_of<T, Exec>(loss.a), pk::matrix_view<T, Exec>(reinterpret_cast<T*>(grad.a.data), B, logits.a.shape[1]),
@@ -310,7 +310,7 @@ py::object adam_update(const py::object& param_obj, const py::object& grad_obj, 
     const pk::adam_step<T> s{T(learning_rate), T(beta1), T(beta2), T(epsilon), step};
     call.run([&](auto space) {
       using Exec = decltype(space);
-      pk::adam_update<Exec, T>(space, vector_of<T, Exec>(param.a), vector_of<const T, Exec>(grad.a),
+      pk::adam_update(space, vector_of<T, Exec>(param.a), vector_of<const T, Exec>(grad.a),
                                vector_of<T, Exec>(m.a), vector_of<T, Exec>(v.a), s);
     });
   });
