@@ -121,7 +121,7 @@ struct model {
     pk::column_sums(s, a.g, p["b5"].grad);
     pk::gemm(s, none, tr, T(1), a.g, w5.mat(w5.value), T(0), a.dh);
     pk::relu_backward(s, vector(a.h.data(), a.h.size()), vector(a.dh.data(), a.dh.size()),
-                               vector(a.dh.data(), a.dh.size()));
+                      vector(a.dh.data(), a.dh.size()));
     pk::gemm(s, tr, none, T(1), a.flat(), a.dh, T(0), w4.mat(w4.grad));  // dense 1
     pk::column_sums(s, a.dh, p["b4"].grad);
     pk::gemm(s, none, tr, T(1), a.dh, w4.mat(w4.value), T(0), a.df);

@@ -15,11 +15,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <pk/backend.hpp>
 #include <pk/memory.hpp>
+
+#include "dlpack.hpp"
 
 namespace pkpy {
 
@@ -104,6 +107,44 @@ int cuda_device();
 // order on `stream`; MemoryError naming `what` when the memory is not free.
 pk_array new_array(pk::backend on, const std::vector<py::ssize_t>& shape, element e, const std::string& what,
                    pk::stream_handle stream);
+
+// "<who>: " and the parts: every error message of the module names its function first.
+template <class... Parts>
+std::string message(const char* who, const Parts&... parts) {
+  std::ostringstream out;
+  out << who << ": ";
+  (out << ... << parts);
+  return out.str();
+}
+
+// The fastest host backend built: where arrays in host memory run when a call names none.
+pk::backend best_host_backend();
+
+// Row-major strides (in elements) of a shape.
+std::vector<py::ssize_t> c_strides(const std::vector<py::ssize_t>& shape);
+
+// A shape or strides as a Python tuple (strides in bytes: scale = the element size).
+inline py::tuple tuple_of(const std::vector<py::ssize_t>& v, py::ssize_t scale = 1) {
+  py::tuple t(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) t[i] = py::int_(v[i] * scale);
+  return t;
+}
+
+// Copies src's elements into dst (same size, both C-contiguous), in order after every pk kernel
+// queued so far; returns once the copy is done when either lies in host memory.
+void copy_elements(const array& dst, const array& src, pk::stream_handle stream);
+
+// A new C-contiguous pk array on backend `on` with src's values (ValueError for a strided src).
+pk_array contiguous_copy(const array& src, pk::backend on, pk::stream_handle stream, const char* who);
+
+// The export protocols (array_exports.cpp): DLPack (__dlpack__'s arguments), the device it
+// names, __cuda_array_interface__ (AttributeError for host memory), a numpy view (__array__;
+// TypeError for GPU memory).
+py::object export_dlpack(const py::object& self, const py::object& stream, const py::object& max_version,
+                         const py::object& dl_device, const py::object& copy);
+dlpack::device dlpack_device_of(const array& a);
+py::dict cuda_interface(const pk_array& a);
+py::array numpy_view(const py::object& self, const py::object& dtype, const py::object& copy);
 
 // "(3, 4)", as numpy prints shapes.
 std::string shape_string(const std::vector<py::ssize_t>& shape);

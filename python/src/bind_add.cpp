@@ -20,9 +20,8 @@ void axpby_into(kernel_call& call, bool plain_add, double alpha, const array& a,
                 const array& c) {
   const auto ta = static_cast<T>(alpha), tb = static_cast<T>(beta);
   if (call.copies()) {
-    const pk::span<const T> sa{reinterpret_cast<const T*>(a.data), std::size_t(a.size())};
-    const pk::span<const T> sb{reinterpret_cast<const T*>(b.data), std::size_t(b.size())};
-    const pk::span<T> sc{reinterpret_cast<T*>(c.data), std::size_t(c.size())};
+    const auto sa = span_of<const T>(a), sb = span_of<const T>(b);
+    const auto sc = span_of<T>(c);
     const pk::backend on = call.on();
     return run_kernel(on, [&] { plain_add ? pk::add(on, sa, sb, sc) : pk::axpby(on, ta, sa, tb, sb, sc); });
   }
@@ -62,7 +61,7 @@ template <class T>
 void scale_of(kernel_call& call, double alpha, const array& x) {
   const auto t = static_cast<T>(alpha);
   if (call.copies()) {
-    const pk::span<T> sx{reinterpret_cast<T*>(x.data), std::size_t(x.size())};
+    const auto sx = span_of<T>(x);
     const pk::backend on = call.on();
     return run_kernel(on, [&] { pk::scale(on, t, sx); });
   }

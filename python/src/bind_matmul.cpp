@@ -39,9 +39,8 @@ void run_gemm(kernel_call& call, pk::op op_a, pk::op op_b, std::int64_t m, std::
               double alpha, const array& a, const array& b, double beta, const array& c) {
   const auto ta = static_cast<T>(alpha), tb = static_cast<T>(beta);
   if (call.copies()) {
-    const pk::span<const T> sa{reinterpret_cast<const T*>(a.data), std::size_t(a.size())};
-    const pk::span<const T> sb{reinterpret_cast<const T*>(b.data), std::size_t(b.size())};
-    const pk::span<T> sc{reinterpret_cast<T*>(c.data), std::size_t(c.size())};
+    const auto sa = span_of<const T>(a), sb = span_of<const T>(b);
+    const auto sc = span_of<T>(c);
     const pk::backend on = call.on();
     return run_kernel(on, [&] { pk::gemm(on, op_a, op_b, m, n, k, ta, sa, sb, tb, sc); });
   }

@@ -28,12 +28,20 @@ pk::matrix_view<T, Exec> rows_of(const array& a) {
   return pk::matrix_view<T, Exec>(reinterpret_cast<T*>(a.data), cols ? a.size() / cols : 0, cols);
 }
 
+// f(space, T{}) on the call's execution space, T the element type of e (float32 or float64).
 template <class F>
-void by_type(element e, F&& f) {
+void run_real(kernel_call& call, element e, F&& f) {
+  const auto run_as = [&](auto t) { call.run([&](auto space) { f(space, t); }); };
   if (e == element::float32)
-    f(float{});
+    run_as(float{});
   else
-    f(double{});
+    run_as(double{});
+}
+
+// An optional argument's values as a View, empty when it is not given.
+template <class T, class Exec>
+pk::vector_view<T, Exec> optional_vector(const std::optional<operand>& o) {
+  return o ? pk::vector_view<T, Exec>(reinterpret_cast<T*>(o->a.data), o->a.size()) : pk::vector_view<T, Exec>();
 }
 
 void require_rank(const kernel_call& call, const operand& o, const char* name, std::size_t rank, const char* layout) {
@@ -72,16 +80,12 @@ py::object conv2d(const py::object& x_obj, const py::object& w_obj, const py::ob
   const operand y = call.output(out, {xs[0], ho, wo, ws[0]}, e);
   call.require_separate(y, x, "x");
   call.require_separate(y, w, "w");
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      const pk::vector_view<const T, Exec> b =
-          bias ? pk::vector_view<const T, Exec>(reinterpret_cast<const T*>(bias->a.data), bias->a.shape[0])
-               : pk::vector_view<const T, Exec>();
-      pk::conv2d(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(w.a), b, tensor4<T, Exec>(y.a),
-                          pad, relu);
-    });
+    using Exec = decltype(space);
+    const auto b = optional_vector<const T, Exec>(bias);
+    pk::conv2d(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(w.a), b, tensor4<T, Exec>(y.a),
+               pad, relu);
   });
   return y.object;
 }
@@ -104,13 +108,11 @@ py::object conv2d_backward_input(const py::object& dy_obj, const py::object& w_o
   const operand dx = call.output(out, {ds[0], h, wd, ws[3]}, e);
   call.require_separate(dx, dy, "dy");
   call.require_separate(dx, w, "w");
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      pk::conv2d_backward_input(space, tensor4<const T, Exec>(dy.a), tensor4<const T, Exec>(w.a),
-                                         tensor4<T, Exec>(dx.a), pad);
-    });
+    using Exec = decltype(space);
+    pk::conv2d_backward_input(space, tensor4<const T, Exec>(dy.a), tensor4<const T, Exec>(w.a),
+                              tensor4<T, Exec>(dx.a), pad);
   });
   return dx.object;
 }
@@ -138,15 +140,12 @@ py::tuple conv2d_backward_weights(const py::object& x_obj, const py::object& dy_
   if (bias || db_out) db = call.output(db_out, {F}, e, "db");
   call.require_separate(dw, x, "x");
   call.require_separate(dw, dy, "dy");
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      const pk::vector_view<T, Exec> b =
-          db ? pk::vector_view<T, Exec>(reinterpret_cast<T*>(db->a.data), F) : pk::vector_view<T, Exec>();
-      pk::conv2d_backward_weights(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy.a),
-                                           tensor4<T, Exec>(dw.a), b, pad);
-    });
+    using Exec = decltype(space);
+    const auto b = optional_vector<T, Exec>(db);
+    pk::conv2d_backward_weights(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy.a),
+                                tensor4<T, Exec>(dw.a), b, pad);
   });
   return py::make_tuple(dw.object, db ? db->object : py::object(py::none()));
 }
@@ -170,16 +169,14 @@ py::object max_pool(const py::object& x_obj, const py::object& dy_obj, const py:
   const operand y = call.output(out, backward ? s : std::vector<py::ssize_t>{s[0], s[1] / 2, s[2] / 2, s[3]}, e);
   call.require_separate(y, x, "x");
   if (dy) call.require_separate(y, *dy, "dy");
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      if (backward)
-        pk::max_pool2x2_backward(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy->a),
-                                          tensor4<T, Exec>(y.a));
-      else
-        pk::max_pool2x2(space, tensor4<const T, Exec>(x.a), tensor4<T, Exec>(y.a));
-    });
+    using Exec = decltype(space);
+    if (backward)
+      pk::max_pool2x2_backward(space, tensor4<const T, Exec>(x.a), tensor4<const T, Exec>(dy->a),
+                               tensor4<T, Exec>(y.a));
+    else
+      pk::max_pool2x2(space, tensor4<const T, Exec>(x.a), tensor4<T, Exec>(y.a));
   });
   return y.object;
 }
@@ -198,15 +195,11 @@ py::object bias_activation(const py::object& y_obj, const py::object& bias_obj, 
     require_rank(call, *bias, "bias", 1, "(F,), F the last extent of y");
   }
   call.place({{&y, "y"}, {maybe(bias), "bias"}}, false);
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      const pk::vector_view<const T, Exec> b =
-          bias ? pk::vector_view<const T, Exec>(reinterpret_cast<const T*>(bias->a.data), bias->a.shape[0])
-               : pk::vector_view<const T, Exec>();
-      pk::bias_activation(space, rows_of<T, Exec>(y.a), b, relu);
-    });
+    using Exec = decltype(space);
+    const auto b = optional_vector<const T, Exec>(bias);
+    pk::bias_activation(space, rows_of<T, Exec>(y.a), b, relu);
   });
   return y.object;
 }
@@ -225,13 +218,11 @@ py::object relu_backward(const py::object& y_obj, const py::object& dy_obj, cons
   call.require_c_contiguous(dy, "dy");
   call.place({{&y, "y"}, {&dy, "dy"}, {maybe(out), "out"}}, false);
   const operand dz = call.output(out, y.a.shape, e);
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      pk::relu_backward(space, vector_of<const T, Exec>(y.a), vector_of<const T, Exec>(dy.a),
-                                 vector_of<T, Exec>(dz.a));
-    });
+    using Exec = decltype(space);
+    pk::relu_backward(space, vector_of<const T, Exec>(y.a), vector_of<const T, Exec>(dy.a),
+                      vector_of<T, Exec>(dz.a));
   });
   return dz.object;
 }
@@ -247,12 +238,10 @@ py::object column_sums(const py::object& x_obj, const py::object& out_obj, const
   call.place({{&x, "x"}, {maybe(out), "out"}}, false);
   const operand sums = call.output(out, {x.a.shape.back()}, e);
   call.require_separate(sums, x, "x");
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      pk::column_sums(space, rows_of<const T, Exec>(x.a), vector_of<T, Exec>(sums.a));
-    });
+    using Exec = decltype(space);
+    pk::column_sums(space, rows_of<const T, Exec>(x.a), vector_of<T, Exec>(sums.a));
   });
   return sums.object;
 }
@@ -274,16 +263,14 @@ py::tuple softmax_cross_entropy(const py::object& logits_obj, const py::object& 
   const operand grad = call.output(grad_out, logits.a.shape, e, "grad");
   call.require_separate(grad, logits, "logits");
   const double scale = grad_scale.is_none() ? (B ? 1.0 / double(B) : 1.0) : grad_scale.cast<double>();
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      pk::softmax_cross_entropy(
-          space, pk::matrix_view<const T, Exec>(reinterpret_cast<const T*>(logits.a.data), B, logits.a.shape[1]),
-          pk::label_view<Exec>(reinterpret_cast<const std::int32_t*>(labels.a.data), labels.a.shape[0]),
-          vector_of<T, Exec>(loss.a), pk::matrix_view<T, Exec>(reinterpret_cast<T*>(grad.a.data), B, logits.a.shape[1]),
-          T(scale));
-    });
+    using Exec = decltype(space);
+    pk::softmax_cross_entropy(
+                              space, pk::matrix_view<const T, Exec>(reinterpret_cast<const T*>(logits.a.data), B, logits.a.shape[1]),
+                              pk::label_view<Exec>(reinterpret_cast<const std::int32_t*>(labels.a.data), labels.a.shape[0]),
+                              vector_of<T, Exec>(loss.a), pk::matrix_view<T, Exec>(reinterpret_cast<T*>(grad.a.data), B, logits.a.shape[1]),
+                              T(scale));
   });
   return py::make_tuple(loss.object, grad.object);
 }
@@ -305,14 +292,12 @@ py::object adam_update(const py::object& param_obj, const py::object& grad_obj, 
   call.require_c_contiguous(param, "param");
   for (const auto& [o, name] : placed{{&param, "param"}, {&m, "m"}, {&v, "v"}}) call.require_writeable(*o, name);
   call.place({{&param, "param"}, {&grad, "grad"}, {&m, "m"}, {&v, "v"}}, false);
-  by_type(e, [&](auto t) {
+  run_real(call, e, [&](auto space, auto t) {
     using T = decltype(t);
+    using Exec = decltype(space);
     const pk::adam_step<T> s{T(learning_rate), T(beta1), T(beta2), T(epsilon), step};
-    call.run([&](auto space) {
-      using Exec = decltype(space);
-      pk::adam_update(space, vector_of<T, Exec>(param.a), vector_of<const T, Exec>(grad.a),
-                               vector_of<T, Exec>(m.a), vector_of<T, Exec>(v.a), s);
-    });
+    pk::adam_update(space, vector_of<T, Exec>(param.a), vector_of<const T, Exec>(grad.a),
+                    vector_of<T, Exec>(m.a), vector_of<T, Exec>(v.a), s);
   });
   return param.object;
 }

@@ -1,22 +1,8 @@
 #include "kernel_call.hpp"
 
-#include <sstream>
-
 #include "core/check.hpp"
 
 namespace pkpy {
-
-namespace {
-
-template <class... Parts>
-std::string message(const char* who, const Parts&... parts) {
-  std::ostringstream out;
-  out << who << ": ";
-  (out << ... << parts);
-  return out.str();
-}
-
-}  // namespace
 
 kernel_call::kernel_call(const char* who, const py::object& backend, const py::object& stream) : who_(who) {
   if (!backend.is_none()) {

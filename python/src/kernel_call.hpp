@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <pk/kokkos/views.hpp>
+#include <pk/span.hpp>
 
 #include "arrays.hpp"
 #include "kokkos_session.hpp"
@@ -84,6 +85,12 @@ class kernel_call {
   bool copies_ = false;
   std::vector<pk::stream_handle> waits_;
 };
+
+// An argument's memory as a span, for the host-array API (numpy arrays on cuda: copies()).
+template <class T>
+pk::span<T> span_of(const array& a) {
+  return {reinterpret_cast<T*>(a.data), static_cast<std::size_t>(a.size())};
+}
 
 // Views of an argument's memory for the kernels' Kokkos interface (pk/kokkos/*.hpp).
 template <class T, class Exec>
