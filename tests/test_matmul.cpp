@@ -15,17 +15,21 @@ namespace {
 struct shape {
   std::int64_t m, n, k;
 };
-// Three classes of shape: smaller than a thread tile or a block tile (every tile an edge tile:
+// Four classes of shape: smaller than a thread tile or a block tile (every tile an edge tile:
 // tiny, thin, odd, prime), whole tiles (whole GPU block tiles and K steps, rows of whole 16-byte
 // packs; on the host whole thread tiles and, at 768 x 1024, whole block tiles of AVX-512 and AVX2
-// floats), and both (around the tile sizes, tall-skinny and short-wide).
+// floats), both (around the tile sizes, tall-skinny and short-wide), and few block tiles over a
+// long K, which every backend cuts into parts (split-K: a weight gradient's 32 x 9, a row times a
+// matrix).
 const std::vector<shape>& shapes() {
   static const std::vector<shape> s{// edge tiles only
                                     {1, 1, 1}, {1, 37, 1}, {7, 31, 5}, {31, 7, 97},
                                     // whole tiles
                                     {64, 64, 64}, {256, 384, 160}, {768, 1024, 8},
                                     // both
-                                    {97, 101, 103}, {129, 65, 257}, {1000, 3, 17}, {3, 1000, 1025}, {260, 132, 36}};
+                                    {97, 101, 103}, {129, 65, 257}, {1000, 3, 17}, {3, 1000, 1025}, {260, 132, 36},
+                                    // split-K
+                                    {32, 9, 4099}, {1, 600, 2049}};
   return s;
 }
 const pk::op ops[] = {pk::op::none, pk::op::transpose};

@@ -1,8 +1,9 @@
 // The GEMM policies, shrunk and run on the host: the CPUs' packed panels with an odd thread tile
 // (scalar fragments) and with several thread tiles of SIMD vectors (C accumulated over K steps),
 // the GPU's two stages through registers and fragments loaded a k ahead with one thread tile per
-// thread (accumulators kept over all K steps), two threads along N, and several tiles a thread. The CUDA policy
-// (backends/cuda/cuda_gemm_policy.hpp) takes these paths with its own numbers.
+// thread (accumulators kept over all K steps), two threads along N, and several tiles a thread;
+// each policy cuts K into parts where C has 4 block tiles or fewer (split-K: partial Cs, then their
+// sum). The CUDA policy (backends/cuda/cuda_gemm_policy.hpp) takes these paths with its own numbers.
 #include <pk/matmul.hpp>
 
 #include "matmul/matmul_impl.hpp"
@@ -25,6 +26,7 @@ struct panels {
                                   d::staged_tile_layout<TileN, TileK, ThreadN, 0>, 1, 64, d::copy_panels>;
   using fragments = d::tile_fragments<T, thread_tiles, Value, ThreadM, ThreadN, 0, 0>;
   using launch = Kokkos::Schedule<Kokkos::Static>;
+  using split_k = d::split_k_teams<8, 1>;  // C of 4 block tiles or fewer: K in parts
 };
 // An odd thread tile, one per block, scalars.
 template <class T>
@@ -46,6 +48,7 @@ struct prefetch {
                                   d::staged_tile_layout<TileN, TileK, TileN, 0>, 2, 16, d::copy_prefetch>;
   using fragments = d::tile_fragments<T, thread_tiles, T, TileM + Vec, TileN, TileK, 1>;
   using launch = Kokkos::Schedule<Kokkos::Static>;
+  using split_k = d::split_k_teams<8, 1>;
 };
 
 template <class Policy, class Exec, class T>

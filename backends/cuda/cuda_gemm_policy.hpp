@@ -18,6 +18,8 @@
 #include "matmul/gemm_functor.hpp"
 #include "matmul/gemm_policy.hpp"
 #include "matmul/gemm_staging.hpp"
+#include "matmul/split_k.hpp"
+#include "cuda/cuda_streams.hpp"
 
 namespace pk::detail {
 
@@ -32,6 +34,9 @@ struct cuda_gemm_policy {
                                2, 16, copy_prefetch>;
   using fragments = tile_fragments<T, thread_tiles, T, TileM + Pad, TileN + Pad, TileK, 1>;
   using launch = Kokkos::LaunchBounds<TeamSize, 2>;
+  // Two teams an SM (2048 threads): C with fewer block tiles than half of that cuts K into parts of
+  // at least 8 steps (128) until the SMs are full.
+  using split_k = split_k_occupancy<1024, 8>;
 };
 
 template <>

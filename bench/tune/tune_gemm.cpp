@@ -10,6 +10,7 @@
 #include "matmul/matmul_impl.hpp"
 #include "matmul/copy_prefetch.hpp"
 #include "matmul/gemm_staging.hpp"
+#include "cuda/cuda_streams.hpp"
 #include "tune.hpp"
 
 namespace pk_tune {
@@ -28,6 +29,7 @@ struct tiles {
                                            pk::detail::staged_tile_layout<TN, TK, TN, Vec>, 2, 16, pk::detail::copy_prefetch>;
   using fragments = pk::detail::tile_fragments<T, thread_tiles, T, TM + Vec, TN + Vec, TK, 1>;
   using launch = Kokkos::LaunchBounds<TeamSize, MinTeams>;
+  using split_k = pk::detail::split_k_never;  // the tile shapes alone
   static std::string name() {
     return std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " thread " +
            std::to_string(ThM) + "x" + std::to_string(ThN) + " min " + std::to_string(MinTeams);

@@ -19,12 +19,12 @@ struct copy_panels {
 
   matrix_view<const T, typename Gemm::execution_space> x;
   bool along_k;  // K runs along X's rows: element (kk, c) of the step is X(x0 + c, k0 + kk)
-  std::int64_t x0, x_end, k, k0 = 0;
+  std::int64_t x0, x_end, k_begin, k, k0 = 0;  // K from k_begin, k of it; the step's start in it
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION copy_panels(const Member&, const decltype(x)& x_, bool along_k_, std::int64_t x0_,
-                                     std::int64_t x_end_, std::int64_t k_)
-      : x(x_), along_k(along_k_), x0(x0_), x_end(x_end_), k(k_) {}
+                                     std::int64_t x_end_, std::int64_t k_begin_, std::int64_t k_)
+      : x(x_), along_k(along_k_), x0(x0_), x_end(x_end_), k_begin(k_begin_), k(k_) {}
 
   KOKKOS_INLINE_FUNCTION void fetch(std::int64_t s) { k0 = s * TileK; }
 
@@ -39,7 +39,7 @@ struct copy_panels {
       if (along_k) {  // panel column c is stored row px0 + c of X, gathered along K
         for (int c = 0; c < Panel; ++c) {
           if (c < inside) {
-            const T* src = &x(px0 + c, k0);
+            const T* src = &x(px0 + c, k_begin + k0);
             for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = src[kk];
           } else {
             for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = T(0);
@@ -47,7 +47,7 @@ struct copy_panels {
         }
       } else {  // rows of X are rows of the panel
         for (int kk = 0; kk < kc; ++kk) {
-          const T* src = &x(k0 + kk, px0);
+          const T* src = &x(k_begin + k0 + kk, px0);
           if (inside == Panel) {
             for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = src[c];
           } else {

@@ -53,13 +53,14 @@ struct copy_prefetch {
   bool along_k, packed, rows_inside;
   int rows_left;  // columns of the staged tile that exist in X
   int rank;
-  std::int64_t k, step;
+  std::int64_t k, step;  // K from k_begin: its length, and an offset's move per step
   std::int64_t offset[Loads];
   vec_pack regs[Loads];
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION copy_prefetch(const Member& team, const matrix_view<const T, typename Gemm::execution_space>& x,
-                                       bool along_k_, std::int64_t x0, std::int64_t x_end, std::int64_t k_)
+                                       bool along_k_, std::int64_t x0, std::int64_t x_end, std::int64_t k_begin,
+                                       std::int64_t k_)
       : data(x.data()), along_k(along_k_), packed(rows_packed(x)), rows_inside(x0 + Width <= x_end),
         rows_left(x_end - x0 < Width ? static_cast<int>(x_end - x0) : Width), rank(team.team_rank()), k(k_) {
     const auto ld = static_cast<std::int64_t>(x.stride(0));
@@ -68,7 +69,7 @@ struct copy_prefetch {
     for (int l = 0; l < Loads; ++l) {
       int r, kk;
       place(rank + l * TeamSize, along_k, r, kk);
-      offset[l] = along_k ? (x0 + r) * ld + kk : kk * ld + x0 + r;
+      offset[l] = along_k ? (x0 + r) * ld + k_begin + kk : (k_begin + kk) * ld + x0 + r;
     }
   }
 

@@ -93,17 +93,32 @@ struct Gemm {
   T alpha = 1, beta = 0;  // alpha != 0 and k > 0: the launcher handles the other cases (C = beta*C)
   std::int64_t m = 0, n = 0, k = 0;
   int blocks_n = 1;  // block tiles per row of C
+  int tiles = 1;     // block tiles of C: team r computes tile r % tiles over K part r / tiles
+  std::int64_t k_part = 0;  // K of a part (split-K: a whole number of K steps; k when not split)
+  T* partial = nullptr;     // split-K: part p's sum goes to partial[p*m*n ...] (m x n, rows of n); else C
+
+  // Where a team's result goes: C (alpha, beta), or its part's partial C (the plain sum).
+  struct target {
+    T* data;
+    std::int64_t ld;
+    T alpha, beta;
+  };
 
   static std::size_t scratch_bytes() { return staging::scratch_bytes(); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const team_member& team) const {
-    const std::int64_t i0 = static_cast<std::int64_t>(team.league_rank() / blocks_n) * TileM;
-    const std::int64_t j0 = static_cast<std::int64_t>(team.league_rank() % blocks_n) * TileN;
+    const int tile_index = team.league_rank() % tiles;
+    const std::int64_t part = team.league_rank() / tiles;
+    const std::int64_t i0 = static_cast<std::int64_t>(tile_index / blocks_n) * TileM;
+    const std::int64_t j0 = static_cast<std::int64_t>(tile_index % blocks_n) * TileN;
+    const std::int64_t k0 = part * k_part, kc = k - k0 < k_part ? k - k0 : k_part;  // this team's K
+    const target out = partial ? target{partial + part * m * n, n, T(1), T(0)}
+                               : target{c.data(), static_cast<std::int64_t>(c.stride(0)), alpha, beta};
     const int rank = team.team_rank();
-    staging st(team, *this, i0, j0);
+    staging st(team, *this, i0, j0, k0, kc);
     st.begin();
     team.team_barrier();  // the first step is staged before anyone reads it
-    const std::int64_t steps = (k + TileK - 1) / TileK;
+    const std::int64_t steps = (kc + TileK - 1) / TileK;
     if constexpr (TilesPerThread == 1) {
       const tile t(rank);
       T acc[ThreadM][ThreadN];
@@ -111,13 +126,13 @@ struct Gemm {
       for (std::int64_t s = 0; s < steps; ++s) {
         const bool more = s + 1 < steps;
         if (more) st.fetch(s + 1);  // the next step's loads are in flight during the multiply
-        multiply(st, s, t, acc);
+        multiply(st, s, kc, t, acc);
         if (more) {
           st.commit(s + 1);
           team.team_barrier();  // the next step is staged (and the one it replaced no longer read)
         }
       }
-      store(acc, i0, j0, t, beta);
+      store(acc, out, i0, j0, t, out.beta);
     } else {
       for (std::int64_t s = 0; s < steps; ++s) {
         const bool more = s + 1 < steps;
@@ -127,8 +142,8 @@ struct Gemm {
           if (i0 + t.row(0) >= m || j0 + t.col(0) >= n) continue;  // wholly outside C
           T acc[ThreadM][ThreadN];
           zero(acc);
-          multiply(st, s, t, acc);
-          store(acc, i0, j0, t, s == 0 ? beta : T(1));
+          multiply(st, s, kc, t, acc);
+          store(acc, out, i0, j0, t, s == 0 ? out.beta : T(1));
         }
         if (more) {
           st.commit(s + 1);
@@ -146,18 +161,20 @@ struct Gemm {
     }
   }
 
-  // acc += op(A)[tile rows, step s] * op(B)[step s, tile cols], from the staged step.
-  KOKKOS_INLINE_FUNCTION void multiply(const staging& st, std::int64_t s, const tile& t, T (&acc)[ThreadM][ThreadN]) const {
-    const int kc = k - s * TileK < TileK ? static_cast<int>(k - s * TileK) : TileK;
+  // acc += op(A)[tile rows, step s] * op(B)[step s, tile cols], from the staged step (of the team's
+  // k_team).
+  KOKKOS_INLINE_FUNCTION void multiply(const staging& st, std::int64_t s, std::int64_t k_team, const tile& t,
+                                       T (&acc)[ThreadM][ThreadN]) const {
+    const int kc = k_team - s * TileK < TileK ? static_cast<int>(k_team - s * TileK) : TileK;
     fragments::multiply(acc, st.a(s) + staging::a_layout::offset(0, t.row(0)),
                         st.b(s) + staging::b_layout::offset(0, t.col(0)), kc);
   }
 
-  // C = alpha * acc + beta * C over the thread tile's rows and column segments inside C.
-  KOKKOS_INLINE_FUNCTION void store(const T (&acc)[ThreadM][ThreadN], std::int64_t i0, std::int64_t j0, const tile& t,
-                                    T beta_now) const {
+  // out = out.alpha * acc + beta_now * out over the thread tile's rows and column segments inside C.
+  KOKKOS_INLINE_FUNCTION void store(const T (&acc)[ThreadM][ThreadN], const target& out, std::int64_t i0, std::int64_t j0,
+                                    const tile& t, T beta_now) const {
     constexpr int VecN = ThreadN / tile::SubN;
-    const bool packed = pack_aligned(c.data()) && static_cast<std::int64_t>(c.stride(0)) % pack<T>::size == 0;
+    const bool packed = pack_aligned(out.data) && out.ld % pack<T>::size == 0;
     PK_UNROLL
     for (int i = 0; i < ThreadM; ++i) {
       const std::int64_t row = i0 + t.row(i);
@@ -165,11 +182,26 @@ struct Gemm {
       PK_UNROLL
       for (int sj = 0; sj < tile::SubN; ++sj) {
         const std::int64_t col = j0 + t.col(sj * VecN);
-        T* dst = c.data() + row * static_cast<std::int64_t>(c.stride(0)) + col;
+        T* dst = out.data + row * out.ld + col;
         const int count = n - col < VecN ? static_cast<int>(n - col) : VecN;  // (<= 0: past C's last column)
-        store_c<VecN>(dst, &acc[i][sj * VecN], count, alpha, beta_now, packed);
+        store_c<VecN>(dst, &acc[i][sj * VecN], count, out.alpha, beta_now, packed);
       }
     }
+  }
+};
+
+// Split-K's second kernel: C(i, j) = alpha * (the parts' sums, added in part order) + beta * C(i, j),
+// through the same epilogue as an unsplit GEMM.
+template <class T, class Exec>
+struct SumParts {
+  matrix_view<T, Exec> c;
+  const T* partial;
+  std::int64_t n, mn, parts;
+  T alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    T sum = partial[e];
+    for (std::int64_t p = 1; p < parts; ++p) sum += partial[p * mn + e];
+    store_c<1>(&c(e / n, e % n), &sum, 1, alpha, beta, false);
   }
 };
 

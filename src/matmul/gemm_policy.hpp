@@ -4,14 +4,15 @@
 // names the tile numbers (TileM x TileN block tiles, one per team; K steps of TileK; ThreadM x
 // ThreadN thread tiles; TeamSize threads), thread_tiles (where a thread tile lies in its block:
 // thread_tile_layout), staging<Gemm> (how a K step reaches team scratch), fragments (how a thread
-// reads its operands from there) and launch (Kokkos' TeamPolicy traits: schedule, launch
-// bounds). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
+// reads its operands from there), launch (Kokkos' TeamPolicy traits: schedule, launch bounds) and
+// split_k (when K is cut into parts for more teams: split_k.hpp). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
 #include <Kokkos_Core.hpp>
 
 #include "matmul/copy_panels.hpp"
 #include "matmul/gemm_fragments.hpp"
 #include "matmul/gemm_functor.hpp"
 #include "matmul/gemm_staging.hpp"
+#include "matmul/split_k.hpp"
 
 namespace pk::detail {
 
@@ -60,6 +61,11 @@ struct host_gemm_policy {
                                1, 64, copy_panels>;
   using fragments = tile_fragments<T, thread_tiles, typename simd_vector<T, host_vector_bytes>::type, ThreadM, ThreadN, 0, 0>;
   using launch = Kokkos::Schedule<Kokkos::Dynamic>;
+  // C with 16 block tiles or fewer and a K of 16 steps (4096) or more (a convolution's weight
+  // gradient over a batch) cuts K into parts of at least 8 steps for 32 teams: a fixed count, so
+  // that Serial and OpenMP cut alike (the same bits). Shorter parts cost more than they bring here:
+  // their partial Cs leave the cache (1000x700x1500 in 3 parts took 2.5x as long on 2 cores).
+  using split_k = split_k_teams<32, 8>;
 };
 
 }  // namespace pk::detail

@@ -4,7 +4,8 @@
 // Copy per operand: the backend's choice of how a tile reaches scratch (copy_panels.hpp: one
 // thread packs panels; copy_prefetch.hpp: the team's threads each fetch their share of 16-byte
 // packs into registers). A Copy reads step s of its matrix in fetch(s) (or only notes s) and writes
-// it into a stage in store(); zeros stand outside the matrix.
+// it into a stage in store(); zeros stand outside the matrix and past the team's part of K (K runs
+// from k0, kc of it: steps count from k0).
 //
 // The team fetches step s+1 before it multiplies step s and stores it after (commit), so that the
 // multiply hides the fetch's latency. With two stages, the stage it stores into was last read
@@ -39,10 +40,11 @@ struct staged_steps {
   Copy<Gemm, ALayout> copy_a;  // op(A): K runs along A's rows unless A is transposed
   Copy<Gemm, BLayout> copy_b;  // op(B): K runs along B's rows only if B is transposed
 
+  // The block tile at (i0, j0) over K from k0, kc of it (a part of K under split-K).
   KOKKOS_INLINE_FUNCTION staged_steps(const typename Gemm::team_member& member, const Gemm& g, std::int64_t i0,
-                                      std::int64_t j0)
+                                      std::int64_t j0, std::int64_t k0, std::int64_t kc)
       : team(member), stages(aligned(scratch_view(member.team_scratch(0), ScratchElements).data())),
-        copy_a(member, g.a, !g.transpose_a, i0, g.m, g.k), copy_b(member, g.b, g.transpose_b, j0, g.n, g.k) {}
+        copy_a(member, g.a, !g.transpose_a, i0, g.m, k0, kc), copy_b(member, g.b, g.transpose_b, j0, g.n, k0, kc) {}
 
   KOKKOS_INLINE_FUNCTION static T* aligned(T* p) {
     const auto misalign = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % AlignBytes) / int(sizeof(T));

@@ -11,15 +11,18 @@
 #include "core/check.hpp"
 #include "core/region.hpp"
 #include "core/host_views.hpp"
+#include "core/workspace.hpp"
 #include "matmul/gemm_functor.hpp"
 #include "matmul/gemm_policy.hpp"
 #include "matmul/matmul_checks.hpp"
 #include "matmul/matmul_host.hpp"
+#include "matmul/split_k.hpp"
 
 namespace pk::detail {
 
 // GEMM with a given policy (the backend's gemm_policy, or others in tests): one team per block
-// tile. Expects checked arguments.
+// tile, and per part of K where the policy's split_k cuts it (split_k.hpp). Expects checked
+// arguments.
 template <class Exec, class T, class Policy>
 void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
                  const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
@@ -31,6 +34,7 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
     return;
   }
   using functor = Gemm<T, Exec, Policy>;
+  using split_k = typename Policy::split_k;
   functor f;
   f.a = a;
   f.b = b;
@@ -42,13 +46,28 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
   f.m = m;
   f.n = n;
   f.k = k;
-  const int league = block_tile_league("pk::gemm", m, n, functor::TileM, functor::TileN);
+  f.tiles = block_tile_league("pk::gemm", m, n, functor::TileM, functor::TileN);
   f.blocks_n = static_cast<int>((n + functor::TileN - 1) / functor::TileN);
-  const auto policy = typename functor::policy(space, league, functor::TeamSize)
-                          .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes()));
-  Kokkos::parallel_for(std::string("pk::gemm ") + type_tag<T>() + " " + std::to_string(functor::TileM) + "x" +
-                           std::to_string(functor::TileN) + " tiles",
-                       policy, f);
+  const std::int64_t steps = (k + functor::TileK - 1) / functor::TileK;
+  constexpr std::int64_t max_partial = std::int64_t(1) << 24;  // elements of the partial Cs (64 MiB of float)
+  const split_k_plan plan = plan_split_k(f.tiles, steps, split_k::teams(space), split_k::min_steps, m * n, max_partial);
+  f.k_part = plan.steps_per_split * functor::TileK;
+  const std::string name = std::string("pk::gemm ") + type_tag<T>() + " " + std::to_string(functor::TileM) + "x" +
+                           std::to_string(functor::TileN) + " tiles";
+  const auto policy = [&](std::int64_t parts) {
+    return typename functor::policy(space, static_cast<int>(f.tiles * parts), functor::TeamSize)
+        .set_scratch_size(0, Kokkos::PerTeam(functor::scratch_bytes()));
+  };
+  if (plan.splits == 1) {
+    Kokkos::parallel_for(name, policy(1), f);
+    return;
+  }
+  const workspace<Exec, T> partial(space, static_cast<std::size_t>(plan.splits * m * n), "pk::gemm split-K partial sums");
+  f.partial = partial.data();
+  Kokkos::parallel_for(name + ", K in " + std::to_string(plan.splits) + " parts", policy(plan.splits), f);
+  Kokkos::parallel_for(std::string("pk::gemm split-K sum ") + type_tag<T>(),
+                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, m * n),
+                       SumParts<T, Exec>{c, partial.data(), n, m * n, plan.splits, alpha, beta});
 }
 
 template <class Exec, class T>

@@ -18,6 +18,7 @@
 
 #include "core/check.hpp"
 #include "core/region.hpp"
+#include "core/workspace.hpp"
 #include "nn/nn_functors.hpp"
 
 namespace pk::detail {
@@ -73,16 +74,23 @@ inline conv_geometry conv_shape(const char* who, std::int64_t n, std::int64_t h,
   return g;
 }
 
-// The M x K work array of a convolution, refused before allocating when it does not fit.
+// The M x K work array of a convolution (workspace.hpp: stream-ordered on the GPU), refused before
+// allocating when it does not fit.
 template <class Exec, class T>
-Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space> work_matrix(const Exec& space, const char* who,
-                                                                               const conv_geometry& g) {
-  require_memory(backend_of<Exec>(), double(g.rows()) * double(g.columns()) * sizeof(T),
-                 std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
-                     std::to_string(g.columns()));
-  return Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>(
-      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, std::string(who) + " im2col"), g.rows(), g.columns());
-}
+struct work_matrix {
+  workspace<Exec, T> memory;
+  matrix_view<T, Exec> view;
+  work_matrix(const Exec& space, const char* who, const conv_geometry& g)
+      : memory(space, checked_elements(who, g), std::string(who) + ": its im2col work array " +
+                                                    std::to_string(g.rows()) + " x " + std::to_string(g.columns())),
+        view(memory.data(), g.rows(), g.columns()) {}
+  static std::size_t checked_elements(const char* who, const conv_geometry& g) {
+    require_memory(backend_of<Exec>(), double(g.rows()) * double(g.columns()) * sizeof(T),
+                   std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
+                       std::to_string(g.columns()));
+    return static_cast<std::size_t>(g.rows() * g.columns());
+  }
+};
 
 template <class Exec, class T>
 void conv2d(const Exec& space, const tensor4_view<const T, Exec>& x, const tensor4_view<const T, Exec>& w,
@@ -101,7 +109,8 @@ void conv2d(const Exec& space, const tensor4_view<const T, Exec>& x, const tenso
   if (g.columns() == 0) {
     Kokkos::deep_copy(space, y2, T(0));
   } else {
-    auto col = work_matrix<Exec, T>(space, who, g);
+    const work_matrix<Exec, T> work(space, who, g);
+    const auto& col = work.view;
     Kokkos::parallel_for(nn_label<T>("pk::conv2d im2col"), nn_range<Exec>(space, 0, Im2col<T>::count(g)),
                          Im2col<T>{x.data(), col.data(), g});
     pk::gemm(space, op::none, op::transpose, T(1), col, matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), y2);
@@ -128,7 +137,8 @@ void conv2d_backward_input(const Exec& space, const tensor4_view<const T, Exec>&
     Kokkos::deep_copy(space, dx, T(0));
     return;
   }
-  auto dcol = work_matrix<Exec, T>(space, who, g);
+  const work_matrix<Exec, T> work(space, who, g);
+  const auto& dcol = work.view;
   pk::gemm(space, op::none, op::none, T(1), matrix_view<const T, Exec>(dy.data(), g.rows(), F),
            matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), dcol);
   Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_input col2im"), nn_range<Exec>(space, 0, Col2im<T>::count(g)),
@@ -154,7 +164,8 @@ void conv2d_backward_weights(const Exec& space, const tensor4_view<const T, Exec
     if (g.rows() == 0) {
       Kokkos::deep_copy(space, dw2, T(0));
     } else {
-      auto col = work_matrix<Exec, T>(space, who, g);
+      const work_matrix<Exec, T> work(space, who, g);
+      const auto& col = work.view;
       Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_weights im2col"),
                            nn_range<Exec>(space, 0, Im2col<T>::count(g)), Im2col<T>{x.data(), col.data(), g});
       pk::gemm(space, op::transpose, op::none, T(1), dy2, col, T(0), dw2);
