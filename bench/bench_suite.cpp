@@ -39,8 +39,11 @@ plan make_plan(const options& o) {
     p.runs = 20;
     p.add_n = std::int64_t(1) << 28;
     p.image_h = p.image_w = 8192;
-    p.sgemm = {{4096, 4096, 4096}, {8192, 8192, 8192}, {5000, 3000, 7001}};
-    p.dgemm = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+    // The large shapes, then the small and skinny ones a network or a solver calls many times
+    // (few block tiles: split-K where K is long).
+    p.sgemm = {{4096, 4096, 4096}, {8192, 8192, 8192}, {5000, 3000, 7001}, {256, 256, 256},
+               {200, 300, 170},   {64, 4096, 64},     {4096, 64, 4096},   {1, 4096, 4096}};
+    p.dgemm = {{4096, 4096, 4096}, {8192, 8192, 8192}, {256, 256, 256}, {4096, 64, 4096}};
     p.add_target = 0.92;
     p.filter_target = 0.85;
     p.sgemm_target = 0.75;

@@ -46,6 +46,12 @@ void host_filter(const host_image& in, const host_image& out, int size, const fl
 // cv::Sobel in x and y (CV_32F), then cv::magnitude: what a user of OpenCV writes for edge strength.
 void host_sobel_magnitude(const host_image& in, const host_image& out, int threads);
 
+// A convolution layer (NHWC input, F x KH x KW x C weights, padding valid, stride 1) and its passes.
+struct conv_shape {
+  std::int64_t n, h, w, c, f, kh, kw;
+};
+enum class conv_pass { forward, input_gradient, weight_gradient };
+
 // ---- CUDA ----
 #if defined(KOKKOS_ENABLE_CUDA)
 void cuda_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
@@ -62,6 +68,25 @@ class cuda_blas {
  private:
   void* handle_ = nullptr;
 };
+#if defined(PK_BENCH_HAVE_CUDNN)
+// cuDNN's convolution for one layer and pass (peers_cudnn.cpp): the algorithm chosen by measuring
+// on x, w, y at construction; run() then computes the pass's output into its argument (y forward,
+// x the input gradient, w the weight gradient).
+class cuda_conv {
+ public:
+  cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass, const float* x, const float* w, float* y);
+  ~cuda_conv();
+  cuda_conv(const cuda_conv&) = delete;
+  cuda_conv& operator=(const cuda_conv&) = delete;
+  void run(float* x, float* w, float* y);
+  std::string name() const;
+
+ private:
+  struct state;
+  state* s_;
+  conv_pass pass_;
+};
+#endif
 #endif
 
 // ---- dispatch by execution space ----
