@@ -112,8 +112,6 @@ struct Gemm {
     const std::int64_t i0 = static_cast<std::int64_t>(tile_index / blocks_n) * TileM;
     const std::int64_t j0 = static_cast<std::int64_t>(tile_index % blocks_n) * TileN;
     const std::int64_t k0 = part * k_part, kc = k - k0 < k_part ? k - k0 : k_part;  // this team's K
-    const target out = partial ? target{partial + part * m * n, n, T(1), T(0)}
-                               : target{c.data(), static_cast<std::int64_t>(c.stride(0)), alpha, beta};
     const int rank = team.team_rank();
     staging st(team, *this, i0, j0, k0, kc);
     st.begin();
@@ -132,6 +130,8 @@ struct Gemm {
           team.team_barrier();  // the next step is staged (and the one it replaced no longer read)
         }
       }
+      // (the target is formed only now: registers held across the K loop are what limit it)
+      const target out = target_of(part);
       store(acc, out, i0, j0, t, out.beta);
     } else {
       for (std::int64_t s = 0; s < steps; ++s) {
@@ -143,6 +143,7 @@ struct Gemm {
           T acc[ThreadM][ThreadN];
           zero(acc);
           multiply(st, s, kc, t, acc);
+          const target out = target_of(part);
           store(acc, out, i0, j0, t, s == 0 ? out.beta : T(1));
         }
         if (more) {
@@ -151,6 +152,11 @@ struct Gemm {
         }
       }
     }
+  }
+
+  KOKKOS_INLINE_FUNCTION target target_of(std::int64_t part) const {
+    return partial ? target{partial + part * m * n, n, T(1), T(0)}
+                   : target{c.data(), static_cast<std::int64_t>(c.stride(0)), alpha, beta};
   }
 
   KOKKOS_INLINE_FUNCTION static void zero(T (&acc)[ThreadM][ThreadN]) {

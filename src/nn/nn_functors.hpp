@@ -168,19 +168,32 @@ struct ReluBackward {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dz[i] = y[i] > T(0) ? dy[i] : T(0); }
 };
 
-// sums(f) = sum over rows of x(m, f): one team per column, its threads splitting the rows.
-template <class T, class Exec>
-struct ColumnSums {
+// sums(f) = sum over rows of x(m, f), in two passes with a fixed order (the same bits on every
+// backend and run): ColumnPartSums adds each part of `part_rows` rows (index e = part * columns + f:
+// neighbouring indices read neighbouring columns of a row), ColumnSums then adds the parts in order.
+template <class T>
+struct ColumnPartSums {
   const T* x;
+  T* partial;  // parts x columns
+  std::int64_t rows, columns, part_rows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    const std::int64_t part = e / columns, f = e % columns;
+    const std::int64_t begin = part * part_rows, end = begin + part_rows < rows ? begin + part_rows : rows;
+    T s = 0;
+    for (std::int64_t m = begin; m < end; ++m) s += x[m * columns + f];
+    partial[e] = s;
+  }
+};
+
+template <class T>
+struct ColumnSums {
+  const T* partial;
   T* sums;
-  std::int64_t rows, columns;
-  using member = typename Kokkos::TeamPolicy<Exec>::member_type;
-  KOKKOS_INLINE_FUNCTION void operator()(const member& team) const {
-    const std::int64_t f = team.league_rank();
-    T total = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, rows), [&](std::int64_t m, T& s) { s += x[m * columns + f]; }, total);
-    Kokkos::single(Kokkos::PerTeam(team), [&] { sums[f] = total; });
+  std::int64_t parts, columns;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t f) const {
+    T s = 0;
+    for (std::int64_t p = 0; p < parts; ++p) s += partial[p * columns + f];
+    sums[f] = s;
   }
 };
 

@@ -233,9 +233,15 @@ void column_sums(const Exec& space, const matrix_view<const T, Exec>& x, const v
   require_length(who, "sums", std::int64_t(sums.extent(0)), columns, "the columns of x");
   if (columns == 0) return;
   const tools_region region(who);
-  using policy = Kokkos::TeamPolicy<Exec>;
-  Kokkos::parallel_for(nn_label<T>(who), policy(space, int(columns), Kokkos::AUTO),
-                       ColumnSums<T, Exec>{x.data(), sums.data(), rows, columns});
+  // Parts of about sqrt(rows) rows (at least 64): both passes then loop about as long.
+  std::int64_t part_rows = 64;
+  while (part_rows * part_rows < rows) part_rows *= 2;
+  const std::int64_t parts = rows == 0 ? 0 : (rows + part_rows - 1) / part_rows;
+  const workspace<Exec, T> partial(space, static_cast<std::size_t>(parts * columns), std::string(who) + ": its partial sums");
+  Kokkos::parallel_for(nn_label<T>("pk::column_sums parts"), nn_range<Exec>(space, 0, parts * columns),
+                       ColumnPartSums<T>{x.data(), partial.data(), rows, columns, part_rows});
+  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, columns),
+                       ColumnSums<T>{partial.data(), sums.data(), parts, columns});
 }
 
 template <class Exec, class T>
