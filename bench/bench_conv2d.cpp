@@ -163,7 +163,7 @@ row bench_layer(const Exec& space, const plan& p, const layer& l, pass which, ra
     T* px = which == pass::input_gradient ? theirs.data() : x.data();
     T* pw = which == pass::weight_gradient ? theirs.data() : w.data();
     T* py = which == pass::forward ? theirs.data() : y.data();
-    cuda_conv peer(space.cuda_stream(), cs, which, px, pw, py);
+    cuda_conv peer(space.cuda_stream(), cs, which);
     r.peer = peer.name();
     r.theirs = measure(space, [&] { peer.run(px, pw, py); }, p.runs);
     r.peer_rate = l.flop() / (r.theirs.median_ms * 1e6);

@@ -70,11 +70,11 @@ class cuda_blas {
 };
 #if defined(PK_BENCH_HAVE_CUDNN)
 // cuDNN's convolution for one layer and pass (peers_cudnn.cpp): the algorithm chosen by measuring
-// on x, w, y at construction; run() then computes the pass's output into its argument (y forward,
-// x the input gradient, w the weight gradient).
+// at construction; run() then computes the pass's output into its argument (y forward, x the
+// input gradient, w the weight gradient).
 class cuda_conv {
  public:
-  cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass, const float* x, const float* w, float* y);
+  cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass);
   ~cuda_conv();
   cuda_conv(const cuda_conv&) = delete;
   cuda_conv& operator=(const cuda_conv&) = delete;

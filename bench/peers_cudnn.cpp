@@ -1,7 +1,7 @@
 // The GPU peer of conv2d: cuDNN's convolution (forward, backward data, backward filter), NHWC
 // tensors and KRSC (F x KH x KW x C) filters as pk lays them out, padding 0, stride 1, cross-correlation,
 // FP32 FMA math (CUDNN_FMA_MATH: no TF32 tensor cores), and for each pass the fastest algorithm
-// that cudnnFind* measured on these very tensors, its workspace allocated once. Built when the
+// that cudnnFind* measured at these shapes, its workspace allocated once. Built when the
 // CUDA build finds cudnn.h and libcudnn (the toolkit's, or CUDNN_ROOT, e.g. PyTorch's
 // nvidia-cudnn wheel).
 #include "peers.hpp"
@@ -44,8 +44,7 @@ struct cuda_conv::state {
   std::string algo_name;
 };
 
-cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass, const float* x, const float* w,
-                     float* y)
+cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass)
     : s_(new state), pass_(pass) {
   check(cudnnCreate(&s_->handle), "cudnnCreate");
   check(cudnnSetStream(s_->handle, stream), "cudnnSetStream");
@@ -63,33 +62,28 @@ cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass, c
   check(cudnnSetConvolution2dDescriptor(s_->conv, 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
         "cudnnSetConvolution2dDescriptor");
   check(cudnnSetConvolutionMathType(s_->conv, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType");
-  // Find measures the algorithms on the given buffers (their contents are overwritten: the caller
-  // passes the output it will time into).
+  // cudnnFind* runs each algorithm on buffers of these shapes that it allocates itself.
   constexpr int want = 16;
-  int got = 0;
+  int got = 0;  // written by the Find call, read in choose's body (after its arguments are evaluated)
+  const auto choose = [&](auto (&results)[want], cudnnStatus_t found, const char* what) {
+    check(found, what);
+    const auto best = fastest(results, got, what);
+    s_->algo = int(best.algo);
+    s_->workspace_bytes = best.memory;
+  };
   if (pass == conv_pass::forward) {
     cudnnConvolutionFwdAlgoPerf_t r[want];
-    check(cudnnFindConvolutionForwardAlgorithm(s_->handle, s_->x, s_->w, s_->conv, s_->y, want, &got, r),
-          "cudnnFindConvolutionForwardAlgorithm");
-    const auto best = fastest(r, got, "cudnnFindConvolutionForwardAlgorithm");
-    s_->algo = int(best.algo);
-    s_->workspace_bytes = best.memory;
+    choose(r, cudnnFindConvolutionForwardAlgorithm(s_->handle, s_->x, s_->w, s_->conv, s_->y, want, &got, r),
+           "cudnnFindConvolutionForwardAlgorithm");
   } else if (pass == conv_pass::input_gradient) {
     cudnnConvolutionBwdDataAlgoPerf_t r[want];
-    check(cudnnFindConvolutionBackwardDataAlgorithm(s_->handle, s_->w, s_->y, s_->conv, s_->x, want, &got, r),
-          "cudnnFindConvolutionBackwardDataAlgorithm");
-    const auto best = fastest(r, got, "cudnnFindConvolutionBackwardDataAlgorithm");
-    s_->algo = int(best.algo);
-    s_->workspace_bytes = best.memory;
+    choose(r, cudnnFindConvolutionBackwardDataAlgorithm(s_->handle, s_->w, s_->y, s_->conv, s_->x, want, &got, r),
+           "cudnnFindConvolutionBackwardDataAlgorithm");
   } else {
     cudnnConvolutionBwdFilterAlgoPerf_t r[want];
-    check(cudnnFindConvolutionBackwardFilterAlgorithm(s_->handle, s_->x, s_->y, s_->conv, s_->w, want, &got, r),
-          "cudnnFindConvolutionBackwardFilterAlgorithm");
-    const auto best = fastest(r, got, "cudnnFindConvolutionBackwardFilterAlgorithm");
-    s_->algo = int(best.algo);
-    s_->workspace_bytes = best.memory;
+    choose(r, cudnnFindConvolutionBackwardFilterAlgorithm(s_->handle, s_->x, s_->y, s_->conv, s_->w, want, &got, r),
+           "cudnnFindConvolutionBackwardFilterAlgorithm");
   }
-  (void)x, (void)w, (void)y;
   if (s_->workspace_bytes) check(cudaMalloc(&s_->workspace, s_->workspace_bytes), "cudaMalloc (cuDNN workspace)");
   s_->algo_name = "cuDNN algo " + std::to_string(s_->algo);
 }
