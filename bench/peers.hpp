@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -83,7 +84,7 @@ class cuda_conv {
 
  private:
   struct state;
-  state* s_;
+  std::unique_ptr<state> s_;
   conv_pass pass_;
 };
 #endif

@@ -42,6 +42,15 @@ struct cuda_conv::state {
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
   std::string algo_name;
+  // Whatever the constructor got as far as making (it may throw half way).
+  ~state() {
+    if (workspace) cudaFree(workspace);
+    if (conv) cudnnDestroyConvolutionDescriptor(conv);
+    if (w) cudnnDestroyFilterDescriptor(w);
+    if (y) cudnnDestroyTensorDescriptor(y);
+    if (x) cudnnDestroyTensorDescriptor(x);
+    if (handle) cudnnDestroy(handle);
+  }
 };
 
 cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass)
@@ -88,15 +97,7 @@ cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass)
   s_->algo_name = "cuDNN algo " + std::to_string(s_->algo);
 }
 
-cuda_conv::~cuda_conv() {
-  if (s_->workspace) cudaFree(s_->workspace);
-  cudnnDestroyConvolutionDescriptor(s_->conv);
-  cudnnDestroyFilterDescriptor(s_->w);
-  cudnnDestroyTensorDescriptor(s_->y);
-  cudnnDestroyTensorDescriptor(s_->x);
-  cudnnDestroy(s_->handle);
-  delete s_;
-}
+cuda_conv::~cuda_conv() = default;
 
 std::string cuda_conv::name() const { return s_->algo_name; }
 

@@ -34,8 +34,8 @@ struct cuda_gemm_policy {
                                2, 16, copy_prefetch>;
   using fragments = tile_fragments<T, thread_tiles, T, TileM + Pad, TileN + Pad, TileK, 1>;
   using launch = Kokkos::LaunchBounds<TeamSize, 2>;
-  // Two teams an SM (2048 threads): C with fewer block tiles than half of that cuts K into parts of
-  // at least 8 steps (128) until the SMs are full.
+  // Two teams an SM (2048 threads): C with at most half as many block tiles as that cuts K into
+  // parts of 8 steps (128) or more until the SMs are full.
   using split_k = split_k_occupancy<1024, 8>;
 };
 

@@ -18,7 +18,7 @@ struct copy_panels {
   static_assert(Gemm::TeamSize == 1, "panels are packed by a team of one thread");
 
   matrix_view<const T, typename Gemm::execution_space> x;
-  bool along_k;  // K runs along X's rows: element (kk, c) of the step is X(x0 + c, k0 + kk)
+  bool along_k;  // K runs along X's rows: element (kk, c) of the step is X(x0 + c, k_begin + k0 + kk)
   std::int64_t x0, x_end, k_begin, k, k0 = 0;  // K from k_begin, k of it; the step's start in it
 
   template <class Member>

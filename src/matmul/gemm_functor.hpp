@@ -23,6 +23,8 @@
 //  - several thread tiles per thread (CPU: one thread walks its whole block tile): registers cannot
 //    hold them all, so each K step adds its partial product into C (the first one also applies
 //    beta), as GotoBLAS does; C's block tile stays in cache meanwhile.
+// Under split-K (split_k.hpp) "C" is the team's K part's partial C (alpha 1, beta 0), and a second
+// kernel (SumParts) adds the parts into C.
 #include <cstdint>
 
 #include <pk/kokkos/views.hpp>
@@ -94,7 +96,7 @@ struct Gemm {
   std::int64_t m = 0, n = 0, k = 0;
   int blocks_n = 1;  // block tiles per row of C
   int tiles = 1;     // block tiles of C: team r computes tile r % tiles over K part r / tiles
-  std::int64_t k_part = 0;  // K of a part (split-K: a whole number of K steps; k when not split)
+  std::int64_t k_part = 0;  // K of a part: a whole number of K steps (all of K's steps when not split)
   T* partial = nullptr;     // split-K: part p's sum goes to partial[p*m*n ...] (m x n, rows of n); else C
 
   // Where a team's result goes: C (alpha, beta), or its part's partial C (the plain sum).

@@ -49,7 +49,7 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
   f.tiles = block_tile_league("pk::gemm", m, n, functor::TileM, functor::TileN);
   f.blocks_n = static_cast<int>((n + functor::TileN - 1) / functor::TileN);
   const std::int64_t steps = (k + functor::TileK - 1) / functor::TileK;
-  constexpr std::int64_t max_partial = std::int64_t(1) << 24;  // elements of the partial Cs (64 MiB of float)
+  constexpr std::int64_t max_partial = std::int64_t(1) << 24;  // elements of the partial Cs (64 MiB of float, 128 of double)
   const split_k_plan plan = plan_split_k(f.tiles, steps, split_k::teams(space), split_k::min_steps, m * n, max_partial);
   f.k_part = plan.steps_per_split * functor::TileK;
   const std::string name = std::string("pk::gemm ") + type_tag<T>() + " " + std::to_string(functor::TileM) + "x" +

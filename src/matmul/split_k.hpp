@@ -43,8 +43,8 @@ struct split_k_plan {
 };
 
 // Split when the block tiles fill at most half the wanted teams and K has at least two parts of
-// min_steps; as many parts as fill the teams, none shorter than min_steps, the partial Cs within
-// max_elements.
+// min_steps; as many parts as fill the teams, of at least min_steps each but the last (which
+// takes what is left, possibly a single step), the partial Cs within max_elements.
 inline split_k_plan plan_split_k(std::int64_t tiles, std::int64_t steps, std::int64_t teams, int min_steps,
                                  std::int64_t mn, std::int64_t max_elements) {
   split_k_plan p;

@@ -175,12 +175,12 @@ template <class T>
 struct ColumnPartSums {
   const T* x;
   T* partial;  // parts x columns
-  std::int64_t rows, columns, part_rows;
+  std::int64_t rows, columns, ld, part_rows;  // ld: x's row stride
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
     const std::int64_t part = e / columns, f = e % columns;
     const std::int64_t begin = part * part_rows, end = begin + part_rows < rows ? begin + part_rows : rows;
     T s = 0;
-    for (std::int64_t m = begin; m < end; ++m) s += x[m * columns + f];
+    for (std::int64_t m = begin; m < end; ++m) s += x[m * ld + f];
     partial[e] = s;
   }
 };

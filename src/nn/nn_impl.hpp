@@ -84,10 +84,13 @@ struct work_matrix {
       : memory(space, checked_elements(who, g), std::string(who) + ": its im2col work array " +
                                                     std::to_string(g.rows()) + " x " + std::to_string(g.columns())),
         view(memory.data(), g.rows(), g.columns()) {}
+  // pk::allocate checks the memory (naming the array); a size past 64 bits is refused here first.
   static std::size_t checked_elements(const char* who, const conv_geometry& g) {
-    require_memory(backend_of<Exec>(), double(g.rows()) * double(g.columns()) * sizeof(T),
-                   std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
-                       std::to_string(g.columns()));
+    const double bytes = double(g.rows()) * double(g.columns()) * sizeof(T);
+    if (bytes > 1e18)
+      require_memory(backend_of<Exec>(), bytes,
+                     std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
+                         std::to_string(g.columns()));
     return static_cast<std::size_t>(g.rows() * g.columns());
   }
 };
@@ -235,11 +238,11 @@ void column_sums(const Exec& space, const matrix_view<const T, Exec>& x, const v
   const tools_region region(who);
   // Parts of about sqrt(rows) rows (at least 64): both passes then loop about as long.
   std::int64_t part_rows = 64;
-  while (part_rows * part_rows < rows) part_rows *= 2;
+  while (part_rows < rows / part_rows) part_rows *= 2;
   const std::int64_t parts = rows == 0 ? 0 : (rows + part_rows - 1) / part_rows;
   const workspace<Exec, T> partial(space, static_cast<std::size_t>(parts * columns), std::string(who) + ": its partial sums");
   Kokkos::parallel_for(nn_label<T>("pk::column_sums parts"), nn_range<Exec>(space, 0, parts * columns),
-                       ColumnPartSums<T>{x.data(), partial.data(), rows, columns, part_rows});
+                       ColumnPartSums<T>{x.data(), partial.data(), rows, columns, std::int64_t(x.stride(0)), part_rows});
   Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, columns),
                        ColumnSums<T>{partial.data(), sums.data(), parts, columns});
 }
