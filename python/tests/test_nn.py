@@ -140,6 +140,12 @@ def test_bias_relu_sums(backend, rng):
     x = rng.standard_normal((4, 3, 3, 64))
     np.testing.assert_allclose(host(pk.column_sums(dev(backend, x), backend=backend)), x.sum(axis=(0, 1, 2)),
                                rtol=1e-12, atol=1e-12)
+    # Many parts of rows (the partial sums, then their sum in order), and no rows at all (zeros).
+    x = rng.standard_normal((5003, 7))
+    np.testing.assert_allclose(host(pk.column_sums(dev(backend, x), backend=backend)), x.sum(axis=0),
+                               rtol=1e-12, atol=1e-12)
+    x = np.zeros((0, 3))
+    assert np.array_equal(host(pk.column_sums(dev(backend, x), backend=backend)), np.zeros(3))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

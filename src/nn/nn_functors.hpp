@@ -170,7 +170,8 @@ struct ReluBackward {
 
 // sums(f) = sum over rows of x(m, f), in two passes with a fixed order (the same bits on every
 // backend and run): ColumnPartSums adds each part of `part_rows` rows (index e = part * columns + f:
-// neighbouring indices read neighbouring columns of a row), ColumnSums then adds the parts in order.
+// neighbouring indices read neighbouring columns of a row), then split-K GEMM's SumParts adds the
+// parts in order (nn_impl.hpp).
 template <class T>
 struct ColumnPartSums {
   const T* x;
@@ -182,18 +183,6 @@ struct ColumnPartSums {
     T s = 0;
     for (std::int64_t m = begin; m < end; ++m) s += x[m * ld + f];
     partial[e] = s;
-  }
-};
-
-template <class T>
-struct ColumnSums {
-  const T* partial;
-  T* sums;
-  std::int64_t parts, columns;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t f) const {
-    T s = 0;
-    for (std::int64_t p = 0; p < parts; ++p) s += partial[p * columns + f];
-    sums[f] = s;
   }
 };
 

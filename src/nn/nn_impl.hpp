@@ -19,6 +19,7 @@
 #include "core/check.hpp"
 #include "core/region.hpp"
 #include "core/workspace.hpp"
+#include "matmul/gemm_functor.hpp"
 #include "nn/nn_functors.hpp"
 
 namespace pk::detail {
@@ -239,12 +240,14 @@ void column_sums(const Exec& space, const matrix_view<const T, Exec>& x, const v
   // Parts of about sqrt(rows) rows (at least 64): both passes then loop about as long.
   std::int64_t part_rows = 64;
   while (part_rows < rows / part_rows) part_rows *= 2;
-  const std::int64_t parts = rows == 0 ? 0 : (rows + part_rows - 1) / part_rows;
+  const std::int64_t parts = rows <= part_rows ? 1 : (rows + part_rows - 1) / part_rows;
   const workspace<Exec, T> partial(space, static_cast<std::size_t>(parts * columns), std::string(who) + ": its partial sums");
   Kokkos::parallel_for(nn_label<T>("pk::column_sums parts"), nn_range<Exec>(space, 0, parts * columns),
                        ColumnPartSums<T>{x.data(), partial.data(), rows, columns, std::int64_t(x.stride(0)), part_rows});
+  // The parts added in order: split-K GEMM's sum of partial Cs, here into the 1 x columns "C" sums.
   Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, columns),
-                       ColumnSums<T>{partial.data(), sums.data(), parts, columns});
+                       SumParts<T, Exec>{matrix_view<T, Exec>(sums.data(), 1, columns), partial.data(), columns,
+                                         columns, parts, T(1), T(0)});
 }
 
 template <class Exec, class T>
