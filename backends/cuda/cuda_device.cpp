@@ -2,6 +2,8 @@
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "core/check.hpp"
@@ -11,9 +13,24 @@
 namespace pk::detail {
 namespace {
 
+// A device's properties, read once: they do not change while the process runs, and every
+// allocation's memory check (pk::require_memory, through current_device) describes the device.
+const cudaDeviceProp& properties(int id) {
+  static std::mutex m;
+  static std::map<int, cudaDeviceProp> known;
+  const std::lock_guard<std::mutex> lock(m);
+  auto it = known.find(id);
+  if (it == known.end()) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, id) != cudaSuccess) fail("pk::list_devices", "cannot query CUDA device ", id);
+    it = known.emplace(id, prop).first;
+  }
+  return it->second;
+}
+
+// The properties, and the free memory as it is now.
 device_info describe(int id) {
-  cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, id) != cudaSuccess) fail("pk::list_devices", "cannot query CUDA device ", id);
+  const cudaDeviceProp& prop = properties(id);
   device_info d;
   d.which = backend::cuda;
   d.id = id;
