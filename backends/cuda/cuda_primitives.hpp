@@ -63,6 +63,64 @@ struct cuda_primitives {
 #endif
   }
 
+  // The warp's matrix multiply-accumulate of doubles on the FP64 tensor cores (Hopper on):
+  // mma.sync.aligned.m16n8k{4,8,16}.row.col.f64 (PTX ISA, "Matrix Fragments for mma.m16n8k*" of
+  // .f64): per 4 of K, a lane holds A(lane/4, k) and A(lane/4 + 8, k) at k = 4q + lane % 4, and
+  // B(k, lane/4); D as portable_warp_mma places it. Elsewhere (older GPUs, the host pass) the
+  // portable definition, whose fragments hold what those need.
+  template <int K_>
+  struct warp_mma : portable_warp_mma<K_> {
+    using base = portable_warp_mma<K_>;
+    using typename base::a_fragment;
+    using typename base::b_fragment;
+    static constexpr int K = K_;
+    KOKKOS_FORCEINLINE_FUNCTION static void load_a(a_fragment& f, const double* a, int lda, int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      const double* p = a + (lane % 4) * lda + lane / 4;
+      PK_UNROLL
+      for (int q = 0; q < K / 4; ++q) {
+        f.v[2 * q] = p[4 * q * lda];
+        f.v[2 * q + 1] = p[4 * q * lda + 8];
+      }
+#else
+      base::load_a(f, a, lda, lane);
+#endif
+    }
+    KOKKOS_FORCEINLINE_FUNCTION static void load_b(b_fragment& f, const double* b, int ldb, int lane) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      const double* p = b + (lane % 4) * ldb + lane / 4;
+      PK_UNROLL
+      for (int q = 0; q < K / 4; ++q) f.v[q] = p[4 * q * ldb];
+#else
+      base::load_b(f, b, ldb, lane);
+#endif
+    }
+    KOKKOS_FORCEINLINE_FUNCTION static void mma(double (&c)[4], const a_fragment& a, const b_fragment& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      const double* x = a.v;
+      const double* y = b.v;
+      if constexpr (K == 4) {
+        asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+            : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+            : "d"(x[0]), "d"(x[1]), "d"(y[0]));
+      } else if constexpr (K == 8) {
+        asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+            "{%0, %1, %2, %3};"
+            : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+            : "d"(x[0]), "d"(x[1]), "d"(x[2]), "d"(x[3]), "d"(y[0]), "d"(y[1]));
+      } else {
+        asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, "
+            "%11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
+            : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+            : "d"(x[0]), "d"(x[1]), "d"(x[2]), "d"(x[3]), "d"(x[4]), "d"(x[5]), "d"(x[6]), "d"(x[7]), "d"(y[0]),
+              "d"(y[1]), "d"(y[2]), "d"(y[3]));
+      }
+#else
+      base::mma(c, a, b);
+#endif
+    }
+  };
+
   // Tensor copies by the tensor memory accelerator (Hopper on): one thread asks for the boxes
   // (cp.async.bulk.tensor), the hardware copies them into shared memory and signals an mbarrier
   // (at `signal`), and every thread waits on it for itself: with one thread waiting and the others

@@ -8,8 +8,54 @@
 #include <cstdint>
 
 #include "core/pack.hpp"
+#include "core/unroll.hpp"
 
 namespace pk::detail {
+
+// A warp's matrix multiply-accumulate of doubles, D (16 x 8) += A (16 x K) * B (K x 8), K = 4, 8
+// or 16, as the 32 lanes of a warp (32 consecutive threads of a team) share it: each lane loads
+// its fragments of A and B from scratch and holds four of D's values, c[e] = D(row(lane, e),
+// col(lane, e)): rows lane/4 and lane/4 + 8, columns 2 (lane % 4) and the next. That placement of
+// D is the tensor cores' (NVIDIA's mma.sync.m16n8k*.f64: backends/cuda/cuda_primitives.hpp);
+// which values of A and B a lane loads is each implementation's own. This portable one needs no
+// other lane: a lane loads its two rows of A and two columns of B and computes its four values
+// itself, in the order of k (what any team of 32-thread warps, or a test stepping through the 32
+// lanes, can run).
+//   A(i, k) at a[k * lda + i] (staged transposed, as the GEMM stages op(A)); B(k, j) at b[k * ldb + j].
+template <int K_>
+struct portable_warp_mma {
+  static constexpr int M = 16, N = 8, K = K_;
+  static_assert(K == 4 || K == 8 || K == 16, "K of 4, 8 or 16");
+  struct a_fragment {
+    double v[2 * K];
+  };
+  struct b_fragment {
+    double v[2 * K];
+  };
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int row(int lane, int e) { return lane / 4 + 8 * (e / 2); }
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr int col(int lane, int e) { return 2 * (lane % 4) + e % 2; }
+  KOKKOS_FORCEINLINE_FUNCTION static void load_a(a_fragment& f, const double* a, int lda, int lane) {
+    PK_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      PK_UNROLL
+      for (int k = 0; k < K; ++k) f.v[h * K + k] = a[k * lda + row(lane, 2 * h)];
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void load_b(b_fragment& f, const double* b, int ldb, int lane) {
+    PK_UNROLL
+    for (int q = 0; q < 2; ++q) {
+      PK_UNROLL
+      for (int k = 0; k < K; ++k) f.v[q * K + k] = b[k * ldb + col(lane, q)];
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION static void mma(double (&c)[4], const a_fragment& a, const b_fragment& b) {
+    PK_UNROLL
+    for (int e = 0; e < 4; ++e) {
+      PK_UNROLL
+      for (int k = 0; k < K; ++k) c[e] += a.v[(e / 2) * K + k] * b.v[(e % 2) * K + k];
+    }
+  }
+};
 
 struct portable_primitives {
   // 16 bytes of floats from global memory into team scratch, possibly asynchronously: complete,
@@ -24,6 +70,10 @@ struct portable_primitives {
   KOKKOS_INLINE_FUNCTION static void store_streaming(P* dst, const P& value) {
     *dst = value;
   }
+
+  // The warp's matrix multiply-accumulate of doubles (portable_warp_mma above).
+  template <int K>
+  using warp_mma = portable_warp_mma<K>;
 
   // sqrt(x) within a few ulp, zero, infinity and NaN as IEEE: here the correctly rounded one.
   KOKKOS_INLINE_FUNCTION static float sqrt_approx(float x) { return sqrtf(x); }
