@@ -19,6 +19,7 @@
 #include "matmul/gemm_policy.hpp"
 #include "matmul/gemm_staging.hpp"
 #include "matmul/split_k.hpp"
+#include "cuda/cuda_primitives.hpp"
 #include "cuda/cuda_streams.hpp"
 
 namespace pk::detail {
@@ -39,9 +40,27 @@ struct cuda_gemm_policy {
   using split_k = split_k_occupancy<1024, 8>;
 };
 
+// double on the FP64 tensor cores: TileM x TileN block tiles of warp tiles of WarpM x WarpN, each
+// warp multiplying by mma.sync.m16n8kK (cuda_primitives::warp_mma), two stages through registers
+// as above. Rows padded by 4 doubles (TileM + 4 = 4 mod 16): the 4 k's of a fragment load land on
+// different banks. MinTeams teams an SM.
+template <int TileM_, int TileN_, int TileK_, int WarpM, int WarpN, int MmaK, int MinTeams>
+struct cuda_mma_gemm_policy {
+  static constexpr int Pad = 4;
+  static constexpr int TileM = TileM_, TileN = TileN_, TileK = TileK_;
+  using thread_tiles = warp_tile_layout<TileM, TileN, WarpM, WarpN, cuda_primitives::warp_mma<MmaK>>;
+  static constexpr int ThreadM = thread_tiles::ThreadM, ThreadN = thread_tiles::ThreadN, TeamSize = thread_tiles::Count;
+  template <class Gemm>
+  using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, TileM, Pad>, staged_tile_layout<TileN, TileK, TileN, Pad>,
+                               2, 16, copy_prefetch>;
+  using fragments = warp_fragments<double, thread_tiles, TileM + Pad, TileN + Pad, TileK, 1>;
+  using launch = Kokkos::LaunchBounds<TeamSize, MinTeams>;
+  using split_k = split_k_occupancy<2048 / MinTeams, 8>;
+};
+
 template <>
 struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 8, 128> {};
 template <>
-struct gemm_policy<Kokkos::Cuda, double> : cuda_gemm_policy<double, 4, 64> {};
+struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2> {};
 
 }  // namespace pk::detail

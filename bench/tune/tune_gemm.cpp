@@ -10,6 +10,7 @@
 #include "matmul/matmul_impl.hpp"
 #include "matmul/copy_prefetch.hpp"
 #include "matmul/gemm_staging.hpp"
+#include "cuda/cuda_gemm_policy.hpp"
 #include "cuda/cuda_streams.hpp"
 #include "tune.hpp"
 
@@ -33,6 +34,17 @@ struct tiles {
   static std::string name() {
     return std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " thread " +
            std::to_string(ThM) + "x" + std::to_string(ThN) + " min " + std::to_string(MinTeams);
+  }
+};
+
+// Doubles on the tensor cores (cuda_mma_gemm_policy): block TM x TN x TK, warp tiles WM x WN,
+// mma.sync of K, MinTeams teams an SM.
+template <int TM, int TN, int TK, int WM, int WN, int K, int MinTeams>
+struct mma_tiles : pk::detail::cuda_mma_gemm_policy<TM, TN, TK, WM, WN, K, MinTeams> {
+  using split_k = pk::detail::split_k_never;
+  static std::string name() {
+    return "mma " + std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " warp " +
+           std::to_string(WM) + "x" + std::to_string(WN) + " k" + std::to_string(K) + " min " + std::to_string(MinTeams);
   }
 };
 
@@ -74,11 +86,15 @@ void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
 
 void tune_gemm(int runs) {
   sweep<float, tiles<float, 128, 128, 8, 8, 8, 2>, tiles<float, 128, 128, 16, 8, 8, 2>,
-        tiles<float, 128, 128, 32, 8, 8, 1>, tiles<float, 128, 64, 16, 8, 8, 2>,
-        tiles<float, 128, 256, 16, 8, 16, 1>, tiles<float, 64, 64, 16, 4, 4, 4>>(8192, 8192, 8192, runs);
+        tiles<float, 128, 64, 16, 8, 8, 2>, tiles<float, 64, 64, 16, 4, 4, 4>>(8192, 8192, 8192, runs);
   sweep<float, tiles<float, 128, 128, 16, 8, 8, 2>, tiles<float, 128, 64, 16, 8, 8, 2>>(5000, 3000, 7001, runs);
-  sweep<double, tiles<double, 64, 64, 16, 4, 4, 2>, tiles<double, 64, 64, 8, 4, 4, 2>,
-        tiles<double, 128, 64, 16, 8, 4, 1>, tiles<double, 64, 128, 16, 4, 8, 1>>(8192, 8192, 8192, runs);
+  sweep<double, tiles<double, 64, 64, 16, 4, 4, 2>, mma_tiles<128, 128, 8, 64, 32, 8, 1>,
+        mma_tiles<128, 128, 8, 32, 64, 8, 1>, mma_tiles<128, 64, 8, 64, 32, 8, 2>, mma_tiles<64, 128, 8, 32, 64, 8, 2>,
+        mma_tiles<128, 64, 8, 64, 32, 4, 2>, mma_tiles<64, 128, 8, 32, 32, 4, 2>>(8192, 8192, 8192, runs);
+  sweep<double, mma_tiles<128, 128, 8, 64, 32, 8, 1>, mma_tiles<128, 64, 8, 64, 32, 8, 2>,
+        mma_tiles<64, 128, 8, 32, 32, 4, 2>>(4096, 4096, 4096, runs);
+  sweep<double, mma_tiles<128, 128, 8, 64, 32, 8, 1>, mma_tiles<128, 64, 8, 64, 32, 8, 2>,
+        mma_tiles<64, 128, 8, 32, 32, 8, 2>>(5000, 3000, 7001, runs);
 }
 
 }  // namespace pk_tune

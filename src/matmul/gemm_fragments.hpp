@@ -78,7 +78,8 @@ struct tile_fragments {
   }
 
   // acc += the thread tile's op(A) columns times its op(B) rows over the K step (kc of it, or Steps).
-  KOKKOS_INLINE_FUNCTION static void multiply(T (&acc)[ThreadM][ThreadN], const T* sa, const T* sb, int kc) {
+  KOKKOS_INLINE_FUNCTION static void multiply(T (&acc)[ThreadM][ThreadN], const T* sa, const T* sb, int kc,
+                                              const Tile&) {
     Value sum[ThreadM][Values];
     PK_UNROLL
     for (int i = 0; i < ThreadM; ++i) {
@@ -98,6 +99,55 @@ struct tile_fragments {
     for (int i = 0; i < ThreadM; ++i) {
       PK_UNROLL
       for (int v = 0; v < Values; ++v) store_value(&acc[i][v * Lanes], sum[i][v]);
+    }
+  }
+};
+
+// A warp's fragments (Tile: warp_tile_layout): per Mma::K of the K step, every lane loads its
+// fragments of A for the warp tile's TilesM rows of Mma tiles and of B for its TilesN columns, and
+// the warp multiplies them into each of the TilesM x TilesN tiles of D (Mma::mma: the tensor cores
+// on a GPU that has them). A thread's accumulators acc[2 tm + h][2 tn + q] are value 2 h + q of D
+// tile (tm, tn). Lookahead as above, in Mma::K steps (at most the step's count less one); the K
+// step is Steps long (padded with zeros).
+template <class T, class Tile, int RowA, int RowB, int Steps, int Lookahead>
+struct warp_fragments {
+  using mma = typename Tile::mma;
+  static constexpr int ThreadM = Tile::ThreadM, ThreadN = Tile::ThreadN, TilesM = Tile::TilesM, TilesN = Tile::TilesN;
+  static_assert(Steps % mma::K == 0, "K steps of whole Mma steps");
+  static constexpr int Ahead = Lookahead < Steps / mma::K ? Lookahead : Steps / mma::K - 1;
+  static constexpr int Sets = Ahead + 1;
+
+  struct operands {
+    typename mma::a_fragment a[TilesM];
+    typename mma::b_fragment b[TilesN];
+  };
+  KOKKOS_FORCEINLINE_FUNCTION static void load(operands& o, const T* sa, const T* sb, int kk, int lane) {
+    PK_UNROLL
+    for (int tm = 0; tm < TilesM; ++tm) mma::load_a(o.a[tm], sa + kk * RowA + tm * mma::M, RowA, lane);
+    PK_UNROLL
+    for (int tn = 0; tn < TilesN; ++tn) mma::load_b(o.b[tn], sb + kk * RowB + tn * mma::N, RowB, lane);
+  }
+
+  KOKKOS_INLINE_FUNCTION static void multiply(T (&acc)[ThreadM][ThreadN], const T* sa, const T* sb, int,
+                                              const Tile& t) {
+    constexpr int steps = Steps / mma::K;
+    operands o[Sets];
+    PK_UNROLL
+    for (int d = 0; d < Ahead; ++d) load(o[d], sa, sb, d * mma::K, t.lane);
+    PK_UNROLL
+    for (int s = 0; s < steps; ++s) {
+      if (s + Ahead < steps) load(o[(s + Ahead) % Sets], sa, sb, (s + Ahead) * mma::K, t.lane);
+      const operands& now = o[s % Sets];
+      PK_UNROLL
+      for (int tm = 0; tm < TilesM; ++tm) {
+        PK_UNROLL
+        for (int tn = 0; tn < TilesN; ++tn) {
+          T d[4] = {acc[2 * tm][2 * tn], acc[2 * tm][2 * tn + 1], acc[2 * tm + 1][2 * tn], acc[2 * tm + 1][2 * tn + 1]};
+          mma::mma(d, now.a[tm], now.b[tn]);
+          acc[2 * tm][2 * tn] = d[0], acc[2 * tm][2 * tn + 1] = d[1];
+          acc[2 * tm + 1][2 * tn] = d[2], acc[2 * tm + 1][2 * tn + 1] = d[3];
+        }
+      }
     }
   }
 };

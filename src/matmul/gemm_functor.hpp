@@ -72,6 +72,32 @@ struct thread_tile_layout {
   // The block row of the tile's row i, the block column of its column j.
   KOKKOS_INLINE_FUNCTION int row(int i) const { return tm * VecM + (i / VecM) * SpanM + i % VecM; }
   KOKKOS_INLINE_FUNCTION int col(int j) const { return tn * VecN + (j / VecN) * SpanN + j % VecN; }
+  // Where the thread's operands start in the staged tiles (its fragments read from there on).
+  KOKKOS_INLINE_FUNCTION int a_origin() const { return row(0); }
+  KOKKOS_INLINE_FUNCTION int b_origin() const { return col(0); }
+};
+
+// Thread tiles of a warp's matrix multiply-accumulate (Mma: core/primitives.hpp's warp_mma): the
+// block is WarpsM x WarpsN warp tiles of WarpM x WarpN, each (WarpM / 16) x (WarpN / 8) of the
+// Mma's 16 x 8 tiles of D, of which a lane holds 2 x 2 values (rows lane/4 and lane/4 + 8, two
+// consecutive columns). Thread t is lane t % 32 of warp t / 32 (Kokkos numbers a team's threads
+// consecutively within its warps); warps go along N first. A thread's row i is of D tile i / 2,
+// its column j of D tile j / 2: stored as WarpN / 8 segments of 2 consecutive columns.
+template <int BlockM, int BlockN, int WarpM, int WarpN, class Mma>
+struct warp_tile_layout {
+  using mma = Mma;
+  static constexpr int WarpsM = BlockM / WarpM, WarpsN = BlockN / WarpN, Count = 32 * WarpsM * WarpsN;
+  static constexpr int TilesM = WarpM / Mma::M, TilesN = WarpN / Mma::N;
+  static constexpr int ThreadM = 2 * TilesM, ThreadN = 2 * TilesN, SubN = TilesN;
+  static_assert(BlockM % WarpM == 0 && BlockN % WarpN == 0, "a block tile is whole warp tiles");
+  static_assert(WarpM % Mma::M == 0 && WarpN % Mma::N == 0, "a warp tile is whole tiles of the Mma");
+  int lane, wm, wn;  // the thread's lane; its warp tile's first block row and column
+  KOKKOS_INLINE_FUNCTION explicit warp_tile_layout(int t)
+      : lane(t % 32), wm((t / 32) / WarpsN * WarpM), wn((t / 32) % WarpsN * WarpN) {}
+  KOKKOS_INLINE_FUNCTION int row(int i) const { return wm + (i / 2) * Mma::M + Mma::row(lane, 2 * (i % 2)); }
+  KOKKOS_INLINE_FUNCTION int col(int j) const { return wn + (j / 2) * Mma::N + Mma::col(lane, j % 2); }
+  KOKKOS_INLINE_FUNCTION int a_origin() const { return wm; }
+  KOKKOS_INLINE_FUNCTION int b_origin() const { return wn; }
 };
 
 template <class T, class Exec, class Policy>
@@ -174,8 +200,8 @@ struct Gemm {
   KOKKOS_INLINE_FUNCTION void multiply(const staging& st, std::int64_t s, std::int64_t k_team, const tile& t,
                                        T (&acc)[ThreadM][ThreadN]) const {
     const int kc = k_team - s * TileK < TileK ? static_cast<int>(k_team - s * TileK) : TileK;
-    fragments::multiply(acc, st.a(s) + staging::a_layout::offset(0, t.row(0)),
-                        st.b(s) + staging::b_layout::offset(0, t.col(0)), kc);
+    fragments::multiply(acc, st.a(s) + staging::a_layout::offset(0, t.a_origin()),
+                        st.b(s) + staging::b_layout::offset(0, t.b_origin()), kc, t);
   }
 
   // out = out.alpha * acc + beta_now * out over the thread tile's rows and column segments inside C.
