@@ -56,8 +56,9 @@ std::string shape_name(std::int64_t m, std::int64_t n, std::int64_t k) {
 }
 
 template <class T, class Exec>
-row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, std::int64_t m, std::int64_t n,
-                std::int64_t k, random_stream& rng) {
+row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, const plan::gemm_shape& s,
+                random_stream& rng) {
+  const std::int64_t m = s.m, n = s.n, k = s.k;
   const pk_harness::gemm_case<T, Exec> c(m, n, k, false, false, rng);
   pk::matrix_view<T, Exec> c_peer("c_peer", m, n);
   const timing ours = measure(space, [&] { c.run(space); }, p.runs);
@@ -74,7 +75,7 @@ row bench_shape(const Exec& space, peer_blas<Exec>& peer, const plan& p, std::in
   r.unit = "GFLOP/s";
   const double flop = c.flop();
   r.ours_rate = flop / (ours.median_ms * 1e6);
-  if (sizeof(T) == 4 && m == p.sgemm_target_size && n == m && k == m) r.target = p.sgemm_target;
+  r.target = s.target;
   r.error = checked.error;
   r.tolerance = checked.tolerance;
 
@@ -100,12 +101,12 @@ void bench_on(const Exec& space, const plan& p, std::vector<row>& out) {
   random_stream rng;
   peer_blas<Exec> peer(space);
   for (const auto& s : p.sgemm) {
-    std::fprintf(stderr, "pk bench: matmul float %s...\n", shape_name(s[0], s[1], s[2]).c_str());
-    out.push_back(bench_shape<float>(space, peer, p, s[0], s[1], s[2], rng));
+    std::fprintf(stderr, "pk bench: matmul float %s...\n", shape_name(s.m, s.n, s.k).c_str());
+    out.push_back(bench_shape<float>(space, peer, p, s, rng));
   }
   for (const auto& s : p.dgemm) {
-    std::fprintf(stderr, "pk bench: matmul double %s...\n", shape_name(s[0], s[1], s[2]).c_str());
-    out.push_back(bench_shape<double>(space, peer, p, s[0], s[1], s[2], rng));
+    std::fprintf(stderr, "pk bench: matmul double %s...\n", shape_name(s.m, s.n, s.k).c_str());
+    out.push_back(bench_shape<double>(space, peer, p, s, rng));
   }
 }
 
