@@ -60,7 +60,16 @@ struct cuda_mma_gemm_policy {
 
 template <>
 struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 8, 128> {};
+// Doubles: on Hopper (the f64 mma.sync shapes need sm_90) 128 x 64 x 8 blocks of 64 x 32 warp
+// tiles by m16n8k8, two teams an SM (H100, 2026-12-06: 0.67 / 0.66 / 0.81 of cublasDgemm at 4096^3,
+// 8192^3, 5000x3000x7001; 128 x 128 blocks at one team an SM 0.64 / 0.65 / 0.72, m16n8k4 0.01-0.02
+// below m16n8k8). Other GPUs the FP64 FMAs' 64 x 64 x 16 of 4 x 4 thread tiles.
+#if defined(KOKKOS_ARCH_HOPPER90)
 template <>
 struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2> {};
+#else
+template <>
+struct gemm_policy<Kokkos::Cuda, double> : cuda_gemm_policy<double, 4, 64> {};
+#endif
 
 }  // namespace pk::detail
