@@ -43,9 +43,7 @@ py::object elementwise(const char* who, double alpha, const py::object& a_obj, d
   auto out = call.optional_input(out_obj, "out");
   const element e = call.require_element(a, "a", {element::float32, element::float64});
   call.require_element(b, "b", {e});
-  if (b.a.shape != a.a.shape)
-    throw py::value_error(std::string(who) + ": b has shape " + shape_string(b.a.shape) + ", expected " +
-                          shape_string(a.a.shape) + " (the shape of a; there is no broadcasting)");
+  call.require_shape(b, "b", a.a.shape, "the shape of a; there is no broadcasting");
   call.require_c_contiguous(a, "a");
   call.require_c_contiguous(b, "b");
   call.place({{&a, "a"}, {&b, "b"}, {out ? &*out : nullptr, "out"}});

@@ -46,8 +46,7 @@ pk::vector_view<T, Exec> optional_vector(const std::optional<operand>& o) {
 
 void require_rank(const kernel_call& call, const operand& o, const char* name, std::size_t rank, const char* layout) {
   if (o.a.shape.size() != rank)
-    throw py::value_error(std::string(call.who()) + ": " + name + " has shape " + shape_string(o.a.shape) +
-                          ", expected " + layout);
+    throw py::value_error(message(call.who(), name, " has shape ", shape_string(o.a.shape), ", expected ", layout));
   call.require_c_contiguous(o, name);
 }
 
@@ -187,7 +186,7 @@ py::object bias_activation(const py::object& y_obj, const py::object& bias_obj, 
   const operand y = call.input(y_obj, "y");
   const auto bias = call.optional_input(bias_obj, "bias");
   const element e = call.require_element(y, "y", real);
-  if (y.a.shape.empty()) throw py::value_error(std::string(call.who()) + ": y is 0-d, expected rows of features");
+  if (y.a.shape.empty()) throw py::value_error(message(call.who(), "y is 0-d, expected rows of features"));
   call.require_c_contiguous(y, "y");
   call.require_writeable(y, "y");
   if (bias) {
@@ -211,9 +210,7 @@ py::object relu_backward(const py::object& y_obj, const py::object& dy_obj, cons
   auto out = call.optional_input(out_obj, "out");
   const element e = call.require_element(y, "y", real);
   call.require_element(dy, "dy", {e});
-  if (dy.a.shape != y.a.shape)
-    throw py::value_error(std::string(call.who()) + ": dy has shape " + shape_string(dy.a.shape) + ", expected " +
-                          shape_string(y.a.shape) + " (the shape of y)");
+  call.require_shape(dy, "dy", y.a.shape, "the shape of y");
   call.require_c_contiguous(y, "y");
   call.require_c_contiguous(dy, "dy");
   call.place({{&y, "y"}, {&dy, "dy"}, {maybe(out), "out"}}, false);
@@ -233,7 +230,7 @@ py::object column_sums(const py::object& x_obj, const py::object& out_obj, const
   const operand x = call.input(x_obj, "x");
   auto out = call.optional_input(out_obj, "out");
   const element e = call.require_element(x, "x", real);
-  if (x.a.shape.empty()) throw py::value_error(std::string(call.who()) + ": x is 0-d, expected rows of features");
+  if (x.a.shape.empty()) throw py::value_error(message(call.who(), "x is 0-d, expected rows of features"));
   call.require_c_contiguous(x, "x");
   call.place({{&x, "x"}, {maybe(out), "out"}}, false);
   const operand sums = call.output(out, {x.a.shape.back()}, e);
@@ -284,9 +281,7 @@ py::object adam_update(const py::object& param_obj, const py::object& grad_obj, 
   const element e = call.require_element(param, "param", real);
   for (const auto& [o, name] : placed{{&grad, "grad"}, {&m, "m"}, {&v, "v"}}) {
     call.require_element(*o, name, {e});
-    if (o->a.shape != param.a.shape)
-      throw py::value_error(std::string(call.who()) + ": " + name + " has shape " + shape_string(o->a.shape) +
-                            ", expected " + shape_string(param.a.shape) + " (the shape of param)");
+    call.require_shape(*o, name, param.a.shape, "the shape of param");
     call.require_c_contiguous(*o, name);
   }
   call.require_c_contiguous(param, "param");

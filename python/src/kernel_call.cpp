@@ -99,13 +99,18 @@ void kernel_call::place(const std::vector<std::pair<const operand*, const char*>
   }
 }
 
+void kernel_call::require_shape(const operand& o, const char* name, const std::vector<py::ssize_t>& shape,
+                                const std::string& why) const {
+  if (o.a.shape != shape)
+    throw py::value_error(message(who_, name, " has shape ", shape_string(o.a.shape), ", expected ",
+                                  shape_string(shape), why.empty() ? "" : " (" + why + ")"));
+}
+
 operand kernel_call::output(std::optional<operand>& out, const std::vector<py::ssize_t>& shape, element e,
                             const char* name) {
   if (out) {
     require_element(*out, name, {e});
-    if (out->a.shape != shape)
-      throw py::value_error(message(who_, name, " has shape ", shape_string(out->a.shape), ", expected ",
-                                    shape_string(shape)));
+    require_shape(*out, name, shape, "");
     require_c_contiguous(*out, name);
     require_writeable(*out, name);
     return *out;

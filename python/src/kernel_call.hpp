@@ -38,6 +38,8 @@ class kernel_call {
   void require_writeable(const operand& o, const char* name) const;
   // ValueError unless its pointer and strides are multiples of its element size.
   void require_aligned(const operand& o, const char* name) const;
+  // ValueError "<name> has shape X, expected Y (<why>)" unless o has that shape.
+  void require_shape(const operand& o, const char* name, const std::vector<py::ssize_t>& shape, const std::string& why) const;
   // ValueError "out shares memory with <name> (expected a separate array)".
   void require_separate(const operand& out, const operand& in, const char* name) const;
 

@@ -82,16 +82,16 @@ struct work_matrix {
   workspace<Exec, T> memory;
   matrix_view<T, Exec> view;
   work_matrix(const Exec& space, const char* who, const conv_geometry& g)
-      : memory(space, checked_elements(who, g), std::string(who) + ": its im2col work array " +
-                                                    std::to_string(g.rows()) + " x " + std::to_string(g.columns())),
-        view(memory.data(), g.rows(), g.columns()) {}
+      : work_matrix(space, g, std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
+                                  std::to_string(g.columns())) {}
+
+ private:
+  work_matrix(const Exec& space, const conv_geometry& g, const std::string& what)
+      : memory(space, checked_elements(g, what), what), view(memory.data(), g.rows(), g.columns()) {}
   // pk::allocate checks the memory (naming the array); a size past 64 bits is refused here first.
-  static std::size_t checked_elements(const char* who, const conv_geometry& g) {
+  static std::size_t checked_elements(const conv_geometry& g, const std::string& what) {
     const double bytes = double(g.rows()) * double(g.columns()) * sizeof(T);
-    if (bytes > 1e18)
-      require_memory(backend_of<Exec>(), bytes,
-                     std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
-                         std::to_string(g.columns()));
+    if (bytes > 1e18) require_memory(backend_of<Exec>(), bytes, what);
     return static_cast<std::size_t>(g.rows() * g.columns());
   }
 };
