@@ -1,6 +1,7 @@
 // GEMM policies (backends/cuda/cuda_gemm_policy.hpp with other tile numbers) swept on the GPU
 // against cuBLAS on the same matrices.
 #include <Kokkos_Core.hpp>
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -46,6 +47,14 @@ struct mma_tiles : pk::detail::cuda_mma_gemm_policy<TM, TN, TK, WM, WN, K, MinTe
     return "mma " + std::to_string(TM) + "x" + std::to_string(TN) + "x" + std::to_string(TK) + " warp " +
            std::to_string(WM) + "x" + std::to_string(WN) + " k" + std::to_string(K) + " min " + std::to_string(MinTeams);
   }
+};
+
+// A policy above with split-K where C has few block tiles (Slots thread slots a resident team:
+// 2048 / its teams an SM), as the library's policies do: for the small and skinny shapes.
+template <class Tiles, int Slots>
+struct split : Tiles {
+  using split_k = pk::detail::split_k_occupancy<Slots, 8>;
+  static std::string name() { return Tiles::name() + " split-K"; }
 };
 
 template <class T, class... Shapes>
@@ -95,6 +104,18 @@ void tune_gemm(int runs) {
         mma_tiles<64, 128, 8, 32, 32, 4, 2>>(4096, 4096, 4096, runs);
   sweep<double, mma_tiles<128, 128, 8, 64, 32, 8, 1>, mma_tiles<128, 64, 8, 64, 32, 8, 2>,
         mma_tiles<64, 128, 8, 32, 32, 8, 2>>(5000, 3000, 7001, runs);
+  // Small and skinny shapes (issue 25): the large shapes' tiles against smaller ones, all with split-K.
+  using f_large = split<tiles<float, 128, 128, 16, 8, 8, 2>, 1024>;
+  using f_64 = split<tiles<float, 64, 64, 16, 4, 4, 4>, 512>;
+  using f_32x128 = split<tiles<float, 32, 128, 16, 4, 4, 4>, 512>;
+  using f_64x32 = split<tiles<float, 64, 32, 16, 4, 4, 8>, 256>;
+  for (const auto& s : {std::array<std::int64_t, 3>{256, 256, 256}, {200, 300, 170}, {4096, 64, 4096}, {1, 4096, 4096}})
+    sweep<float, f_large, f_64, f_32x128, f_64x32>(s[0], s[1], s[2], runs);
+  using d_large = split<mma_tiles<128, 64, 8, 64, 32, 8, 2>, 1024>;
+  using d_64 = split<mma_tiles<64, 64, 8, 32, 32, 8, 4>, 512>;
+  using d_32x64 = split<mma_tiles<32, 64, 8, 16, 32, 8, 4>, 512>;
+  for (const auto& s : {std::array<std::int64_t, 3>{256, 256, 256}, {4096, 64, 4096}})
+    sweep<double, d_large, d_64, d_32x64>(s[0], s[1], s[2], runs);
 }
 
 }  // namespace pk_tune
