@@ -16,7 +16,7 @@
 //        |     +---+                             |   down, K values of each
 //        +---------------------------------------+
 //
-// A CPU thread takes blocks of 1 x 64 (a loop the compiler vectorizes), a GPU warp's lanes take
+// A CPU thread takes blocks of 1 x 64 or 128 (a loop the compiler vectorizes), a GPU warp's lanes take
 // blocks of 4 x 1 (columns: coalesced loads and stores, conflict-free scratch reads), or, for
 // one-channel float tiles, 4 x 4 read as 16-byte quads (Quads: the address arithmetic of a window
 // row then serves 4 outputs, and each result row is one 16-byte store).
