@@ -10,6 +10,8 @@
 #include <pk/kokkos/nn.hpp>
 #ifdef PK_PYTHON_IMAGE_IO
 #include <pk/idx.hpp>
+
+#include "nn/nn_shape.hpp"
 #endif
 
 namespace pkpy {
@@ -73,10 +75,10 @@ py::object conv2d(const py::object& x_obj, const py::object& w_obj, const py::ob
   }
   const pk::padding pad = pk::parse_padding(padding);
   const auto &xs = x.a.shape, &ws = w.a.shape;
-  const py::ssize_t ho = pad == pk::padding::same ? xs[1] : std::max<py::ssize_t>(xs[1] - ws[1] + 1, 0);
-  const py::ssize_t wo = pad == pk::padding::same ? xs[2] : std::max<py::ssize_t>(xs[2] - ws[2] + 1, 0);
+  // The library's shape check, before an output is made (or out= compared with it).
+  const auto g = pk::detail::conv_shape(call.who(), xs[0], xs[1], xs[2], xs[3], ws[1], ws[2], pad);
   call.place({{&x, "x"}, {&w, "w"}, {maybe(bias), "bias"}, {maybe(out), "out"}}, false);
-  const operand y = call.output(out, {xs[0], ho, wo, ws[0]}, e);
+  const operand y = call.output(out, {xs[0], py::ssize_t(g.out_h), py::ssize_t(g.out_w), ws[0]}, e);
   call.require_separate(y, x, "x");
   call.require_separate(y, w, "w");
   run_real(call, e, [&](auto space, auto t) {
@@ -100,9 +102,11 @@ py::object conv2d_backward_input(const py::object& dy_obj, const py::object& w_o
   require_rank(call, w, "w", 4, "(F, KH, KW, C)");
   const pk::padding pad = pk::parse_padding(padding);
   const auto &ds = dy.a.shape, &ws = w.a.shape;
-  // The input's size from the output's: Ho = H - KH + 1 (valid) or H (same).
+  // The input's size from the output's: Ho = H - KH + 1 (valid) or H (same); then the library's
+  // check of that geometry (a 'same' kernel of even size, an empty kernel).
   const py::ssize_t h = pad == pk::padding::same ? ds[1] : ds[1] + ws[1] - 1;
   const py::ssize_t wd = pad == pk::padding::same ? ds[2] : ds[2] + ws[2] - 1;
+  pk::detail::conv_shape(call.who(), ds[0], h, wd, ws[3], ws[1], ws[2], pad);
   call.place({{&dy, "dy"}, {&w, "w"}, {maybe(out), "out"}}, false);
   const operand dx = call.output(out, {ds[0], h, wd, ws[3]}, e);
   call.require_separate(dx, dy, "dy");
@@ -130,8 +134,8 @@ py::tuple conv2d_backward_weights(const py::object& x_obj, const py::object& dy_
   require_rank(call, dy, "dy", 4, "(N, Ho, Wo, F)");
   const pk::padding pad = pk::parse_padding(padding);
   if (kernel_size.first < 1 || kernel_size.second < 1)
-    throw py::value_error(std::string(call.who()) + ": kernel_size is (" + std::to_string(kernel_size.first) + ", " +
-                          std::to_string(kernel_size.second) + "), expected extents of 1 or more");
+    throw py::value_error(message(call.who(), "kernel_size is (", kernel_size.first, ", ", kernel_size.second,
+                                  "), expected extents of 1 or more"));
   call.place({{&x, "x"}, {&dy, "dy"}, {maybe(dw_out), "dw"}, {maybe(db_out), "db"}}, false);
   const py::ssize_t F = dy.a.shape[3];
   const operand dw = call.output(dw_out, {F, kernel_size.first, kernel_size.second, x.a.shape[3]}, e, "dw");
@@ -165,7 +169,9 @@ py::object max_pool(const py::object& x_obj, const py::object& dy_obj, const py:
   }
   call.place({{&x, "x"}, {maybe(dy), "dy"}, {maybe(out), "out"}}, false);
   const auto& s = x.a.shape;
-  const operand y = call.output(out, backward ? s : std::vector<py::ssize_t>{s[0], s[1] / 2, s[2] / 2, s[3]}, e);
+  const auto g = pk::detail::pool_shape(s[0], s[1], s[2], s[3]);
+  const operand y = call.output(
+      out, backward ? s : std::vector<py::ssize_t>{s[0], py::ssize_t(g.out_h), py::ssize_t(g.out_w), s[3]}, e);
   call.require_separate(y, x, "x");
   if (dy) call.require_separate(y, *dy, "dy");
   run_real(call, e, [&](auto space, auto t) {

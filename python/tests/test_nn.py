@@ -186,6 +186,12 @@ def test_errors_name_the_argument(backend):
     w = np.zeros((4, 3, 3, 1), np.float32)
     with pytest.raises(ValueError, match=r"the input is 2 x 2, smaller than the 3 x 3 kernel: padding 'valid'"):
         pk.conv2d(x, w, backend=backend)
+    # The shape error comes before out= is compared with a shape that cannot exist.
+    with pytest.raises(ValueError, match=r"^portable_kernels.conv2d: the input is 2 x 2, smaller than the 3 x 3 kernel"):
+        pk.conv2d(x, w, out=np.zeros((1, 1, 1, 4), np.float32), backend=backend)
+    with pytest.raises(ValueError, match=r"^portable_kernels.conv2d_backward_input: padding 'same' needs a kernel of odd size"):
+        pk.conv2d_backward_input(np.zeros((1, 2, 2, 4), np.float32), np.zeros((4, 2, 2, 1), np.float32),
+                                 padding="same", out=np.zeros((1, 2, 2, 1), np.float32), backend=backend)
     with pytest.raises(ValueError, match=r"w has 2 input channels, x has 1"):
         pk.conv2d(x, np.zeros((4, 1, 1, 2), np.float32), backend=backend)
     with pytest.raises(ValueError, match=r"padding 'same' needs a kernel of odd size, got 2 x 2"):

@@ -21,6 +21,7 @@
 #include "core/workspace.hpp"
 #include "matmul/gemm_functor.hpp"
 #include "nn/nn_functors.hpp"
+#include "nn/nn_shape.hpp"
 
 namespace pk::detail {
 
@@ -51,28 +52,6 @@ void require_shape(const char* who, const char* name, const View& v, std::initia
     ++d;
   }
   if (!same) fail(who, name, " has shape ", shape_of(v), ", expected ", expected, ") (", why, ")");
-}
-
-// The convolution's geometry from x (N x H x W x C) and the kernel's KH x KW, checked.
-inline conv_geometry conv_shape(const char* who, std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c,
-                                std::int64_t kh, std::int64_t kw, padding pad) {
-  conv_geometry g{n, h, w, c, kh, kw, 0, 0, 0, 0};
-  require(kh >= 1 && kw >= 1, who, "the kernel has no elements (" + std::to_string(kh) + " x " + std::to_string(kw) + ")");
-  if (pad == padding::same) {
-    require(kh % 2 == 1 && kw % 2 == 1, who,
-            "padding 'same' needs a kernel of odd size, got " + std::to_string(kh) + " x " + std::to_string(kw));
-    g.pad_h = kh / 2;
-    g.pad_w = kw / 2;
-    g.out_h = h;
-    g.out_w = w;
-  } else {
-    if (h < kh || w < kw)
-      fail(who, "the input is ", h, " x ", w, ", smaller than the ", kh, " x ", kw,
-           " kernel: padding 'valid' leaves no output (padding 'same' keeps the size)");
-    g.out_h = h - kh + 1;
-    g.out_w = w - kw + 1;
-  }
-  return g;
 }
 
 // The M x K work array of a convolution (workspace.hpp: stream-ordered on the GPU), refused before
@@ -176,10 +155,6 @@ void conv2d_backward_weights(const Exec& space, const tensor4_view<const T, Exec
     }
   }
   if (db.extent(0) != 0) column_sums<Exec, T>(space, dy2, db);
-}
-
-inline pool_geometry pool_shape(std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c) {
-  return {n, h, w, c, h / 2, w / 2};
 }
 
 template <class Exec, class T>
