@@ -212,6 +212,17 @@ def test_errors_name_the_argument(backend):
         pk.adam_update(np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2), step=0, backend=backend)
     with pytest.raises(ValueError, match=r"m has shape \(3,\), expected \(2,\)"):
         pk.adam_update(np.zeros(2), np.zeros(2), np.zeros(3), np.zeros(2), step=1, backend=backend)
+    # Memory shared where an element would be written before it is read, or twice: refused.
+    state = np.zeros(4)
+    with pytest.raises(ValueError, match=r"param, m and v share memory"):
+        pk.adam_update(np.zeros(2), np.zeros(2), state[:2], state[1:3], step=1, backend=backend)
+    with pytest.raises(ValueError, match=r"param, m and v share memory"):
+        pk.adam_update(np.zeros(2), np.zeros(2), state[:2], state[:2], step=1, backend=backend)
+    with pytest.raises(ValueError, match=r"grad partially overlaps param, m or v"):
+        pk.adam_update(state[:2], state[1:3], np.zeros(2), np.zeros(2), step=1, backend=backend)
+    buf = np.ones(8, np.float32)
+    with pytest.raises(ValueError, match=r"dz partially overlaps an input \(dz may be y or dy exactly"):
+        pk.relu_backward(buf[:4], np.ones(4, np.float32), out=buf[2:6], backend=backend)
     with pytest.raises(ValueError, match=r"dw has shape \(4, 3, 3, 1\), expected \(3, 3, 3, 1\)"):
         pk.conv2d_backward_weights(np.zeros((1, 3, 3, 1)), np.zeros((1, 1, 1, 3)), (3, 3), backend=backend,
                                    dw=np.zeros((4, 3, 3, 1)))

@@ -9,27 +9,12 @@
 #include "add/add_functors.hpp"
 #include "add/add_host.hpp"
 #include "core/check.hpp"
+#include "core/elementwise.hpp"
 #include "core/region.hpp"
 #include "core/host_views.hpp"
 #include <pk/runtime.hpp>
 
 namespace pk::detail {
-
-// 64-bit indices: a vector may be longer than 2^31 elements.
-template <class Exec>
-using elementwise_policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-
-template <class Exec, class T>
-void check_elementwise(const char* who, const vector_view<const T, Exec>& a, const vector_view<const T, Exec>& b,
-                       const vector_view<T, Exec>& c) {
-  pk::require_initialized(who);
-  const auto n = static_cast<std::int64_t>(a.extent(0));
-  require_length(who, "b", static_cast<std::int64_t>(b.extent(0)), n, "the length of a");
-  require_length(who, "c", static_cast<std::int64_t>(c.extent(0)), n, "the length of a");
-  const auto bytes = n * static_cast<std::int64_t>(sizeof(T));
-  require(!partially_overlap(c.data(), bytes, a.data(), bytes) && !partially_overlap(c.data(), bytes, b.data(), bytes),
-          who, "c partially overlaps an input (c may be a or b exactly, or separate memory)");
-}
 
 // "pk::add f32 packs": the operation, the type and whether it runs a pack or an element per index.
 template <class T>
@@ -47,7 +32,7 @@ bool run_packed(const Exec& space, const char* op, const T* a, const T* b, T* c,
     using packed = Packed<T, Exec, Formula>;
     if (!packed::aligned(a) || !packed::aligned(b) || !packed::aligned(c)) return false;
     const auto count = static_cast<std::int64_t>(n);
-    Kokkos::parallel_for(label<T>(op, true), elementwise_policy<Exec>(space, 0, packed::packs(count)),
+    Kokkos::parallel_for(label<T>(op, true), index_range<Exec>(space, 0, packed::packs(count)),
                          packed{a, b, c, count, formula});
     return true;
   }
@@ -59,7 +44,7 @@ void add(const Exec& space, const vector_view<const T, Exec>& a, const vector_vi
   check_elementwise<Exec, T>("pk::add", a, b, c);
   const tools_region region("pk::add");
   if (!run_packed(space, "pk::add", a.data(), b.data(), c.data(), a.extent(0), sum<T>{}))
-    Kokkos::parallel_for(label<T>("pk::add", false), elementwise_policy<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
+    Kokkos::parallel_for(label<T>("pk::add", false), index_range<Exec>(space, 0, a.extent(0)), Add<T, Exec>{a, b, c});
 }
 
 template <class Exec, class T>
@@ -68,7 +53,7 @@ void axpby(const Exec& space, T alpha, const vector_view<const T, Exec>& a, T be
   check_elementwise<Exec, T>("pk::axpby", a, b, c);
   const tools_region region("pk::axpby");
   if (!run_packed(space, "pk::axpby", a.data(), b.data(), c.data(), a.extent(0), linear_combination<T>{alpha, beta}))
-    Kokkos::parallel_for(label<T>("pk::axpby", false), elementwise_policy<Exec>(space, 0, a.extent(0)),
+    Kokkos::parallel_for(label<T>("pk::axpby", false), index_range<Exec>(space, 0, a.extent(0)),
                          Axpby<T, Exec>{alpha, beta, a, b, c});
 }
 
@@ -77,7 +62,7 @@ void scale(const Exec& space, T alpha, const vector_view<T, Exec>& x) {
   pk::require_initialized("pk::scale");
   const tools_region region("pk::scale");
   if (!run_packed(space, "pk::scale", x.data(), x.data(), x.data(), x.extent(0), scaled_first<T>{alpha}))
-    Kokkos::parallel_for(label<T>("pk::scale", false), elementwise_policy<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});
+    Kokkos::parallel_for(label<T>("pk::scale", false), index_range<Exec>(space, 0, x.extent(0)), Scale<T, Exec>{alpha, x});
 }
 
 // Host-array entry points: move the arrays to the backend, run, bring c back.

@@ -17,6 +17,7 @@
 #include <pk/runtime.hpp>
 
 #include "core/check.hpp"
+#include "core/elementwise.hpp"
 #include "core/region.hpp"
 #include "core/workspace.hpp"
 #include "matmul/gemm_functor.hpp"
@@ -24,9 +25,6 @@
 #include "nn/nn_shape.hpp"
 
 namespace pk::detail {
-
-template <class Exec>
-using nn_range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
 template <class T>
 std::string nn_label(const char* op) {
@@ -94,12 +92,12 @@ void conv2d(const Exec& space, const tensor4_view<const T, Exec>& x, const tenso
   } else {
     const work_matrix<Exec, T> work(space, who, g);
     const auto& col = work.view;
-    Kokkos::parallel_for(nn_label<T>("pk::conv2d im2col"), nn_range<Exec>(space, 0, Im2col<T>::count(g)),
+    Kokkos::parallel_for(nn_label<T>("pk::conv2d im2col"), index_range<Exec>(space, 0, Im2col<T>::count(g)),
                          Im2col<T>{x.data(), col.data(), g});
     pk::gemm(space, op::none, op::transpose, T(1), col, matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), y2);
   }
   if (bias.extent(0) != 0 || relu)
-    Kokkos::parallel_for(nn_label<T>("pk::conv2d bias"), nn_range<Exec>(space, 0, g.rows()),
+    Kokkos::parallel_for(nn_label<T>("pk::conv2d bias"), index_range<Exec>(space, 0, g.rows()),
                          BiasActivation<T>{y.data(), bias.extent(0) ? bias.data() : nullptr, F, relu});
 }
 
@@ -124,7 +122,7 @@ void conv2d_backward_input(const Exec& space, const tensor4_view<const T, Exec>&
   const auto& dcol = work.view;
   pk::gemm(space, op::none, op::none, T(1), matrix_view<const T, Exec>(dy.data(), g.rows(), F),
            matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), dcol);
-  Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_input col2im"), nn_range<Exec>(space, 0, Col2im<T>::count(g)),
+  Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_input col2im"), index_range<Exec>(space, 0, Col2im<T>::count(g)),
                        Col2im<T>{dcol.data(), dx.data(), g});
 }
 
@@ -150,7 +148,7 @@ void conv2d_backward_weights(const Exec& space, const tensor4_view<const T, Exec
       const work_matrix<Exec, T> work(space, who, g);
       const auto& col = work.view;
       Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_weights im2col"),
-                           nn_range<Exec>(space, 0, Im2col<T>::count(g)), Im2col<T>{x.data(), col.data(), g});
+                           index_range<Exec>(space, 0, Im2col<T>::count(g)), Im2col<T>{x.data(), col.data(), g});
       pk::gemm(space, op::transpose, op::none, T(1), dy2, col, T(0), dw2);
     }
   }
@@ -164,7 +162,7 @@ void max_pool2x2(const Exec& space, const tensor4_view<const T, Exec>& x, const 
   const pool_geometry g = pool_shape(x.extent(0), x.extent(1), x.extent(2), x.extent(3));
   require_shape(who, "y", y, {g.batch, g.out_h, g.out_w, g.channels}, "N x H/2 x W/2 x C, rounded down");
   const tools_region region(who);
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, MaxPool<T>::count(g)), MaxPool<T>{x.data(), y.data(), g});
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, MaxPool<T>::count(g)), MaxPool<T>{x.data(), y.data(), g});
 }
 
 template <class Exec, class T>
@@ -176,7 +174,7 @@ void max_pool2x2_backward(const Exec& space, const tensor4_view<const T, Exec>& 
   require_shape(who, "dy", dy, {g.batch, g.out_h, g.out_w, g.channels}, "N x H/2 x W/2 x C, rounded down");
   require_shape(who, "dx", dx, {g.batch, g.height, g.width, g.channels}, "the shape of x");
   const tools_region region(who);
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, MaxPoolBackward<T>::count(g)),
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, MaxPoolBackward<T>::count(g)),
                        MaxPoolBackward<T>{x.data(), dy.data(), dx.data(), g});
 }
 
@@ -188,7 +186,7 @@ void bias_activation(const Exec& space, const matrix_view<T, Exec>& y, const vec
   const auto F = std::int64_t(y.extent(1));
   if (bias.extent(0) != 0) require_length(who, "bias", std::int64_t(bias.extent(0)), F, "the columns of y");
   const tools_region region(who);
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, y.extent(0)),
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, y.extent(0)),
                        BiasActivation<T>{y.data(), bias.extent(0) ? bias.data() : nullptr, F, relu});
 }
 
@@ -196,12 +194,10 @@ template <class Exec, class T>
 void relu_backward(const Exec& space, const vector_view<const T, Exec>& y, const vector_view<const T, Exec>& dy,
                    const vector_view<T, Exec>& dz) {
   const char* who = "pk::relu_backward";
-  pk::require_initialized(who);
+  check_elementwise<Exec, T>(who, y, dy, dz, "y", "dy", "dz");
   const auto n = std::int64_t(y.extent(0));
-  require_length(who, "dy", std::int64_t(dy.extent(0)), n, "the length of y");
-  require_length(who, "dz", std::int64_t(dz.extent(0)), n, "the length of y");
   const tools_region region(who);
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, n), ReluBackward<T>{y.data(), dy.data(), dz.data()});
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, n), ReluBackward<T>{y.data(), dy.data(), dz.data()});
 }
 
 template <class Exec, class T>
@@ -217,10 +213,10 @@ void column_sums(const Exec& space, const matrix_view<const T, Exec>& x, const v
   while (part_rows < rows / part_rows) part_rows *= 2;
   const std::int64_t parts = rows <= part_rows ? 1 : (rows + part_rows - 1) / part_rows;
   const workspace<Exec, T> partial(space, static_cast<std::size_t>(parts * columns), std::string(who) + ": its partial sums");
-  Kokkos::parallel_for(nn_label<T>("pk::column_sums parts"), nn_range<Exec>(space, 0, parts * columns),
+  Kokkos::parallel_for(nn_label<T>("pk::column_sums parts"), index_range<Exec>(space, 0, parts * columns),
                        ColumnPartSums<T>{x.data(), partial.data(), rows, columns, std::int64_t(x.stride(0)), part_rows});
   // The parts added in order: split-K GEMM's sum of partial Cs, here into the 1 x columns "C" sums.
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, columns),
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, columns),
                        SumParts<T, Exec>{matrix_view<T, Exec>(sums.data(), 1, columns), partial.data(), columns,
                                          columns, parts, T(1), T(0)});
 }
@@ -244,7 +240,7 @@ void softmax_cross_entropy(const Exec& space, const matrix_view<const T, Exec>& 
   } else {
     std::int64_t bad = -1;
     Kokkos::parallel_reduce(
-        nn_label<T>("pk::softmax_cross_entropy labels"), nn_range<Exec>(space, 0, B),
+        nn_label<T>("pk::softmax_cross_entropy labels"), index_range<Exec>(space, 0, B),
         KOKKOS_LAMBDA(std::int64_t b, std::int64_t & last) {
           if ((labels(b) < 0 || labels(b) >= classes) && b > last) last = b;
         },
@@ -252,7 +248,7 @@ void softmax_cross_entropy(const Exec& space, const matrix_view<const T, Exec>& 
     if (bad >= 0) fail(who, "labels[", bad, "] is outside 0..", classes - 1);
   }
   const tools_region region(who);
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, B),
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, B),
                        SoftmaxCrossEntropy<T>{logits.data(), labels.data(), loss.data(), grad.data(), classes, grad_scale});
 }
 
@@ -266,11 +262,20 @@ void adam_update(const Exec& space, const vector_view<T, Exec>& param, const vec
   require_length(who, "m", std::int64_t(m.extent(0)), n, "the length of param");
   require_length(who, "v", std::int64_t(v.extent(0)), n, "the length of param");
   require(s.step >= 1, who, "step is " + std::to_string(s.step) + ", expected 1 or more (the steps taken, this one included)");
+  // param, m and v are each updated in place (three arrays); grad is read once an element, before
+  // they are written, so it may be one of them exactly but not part of one.
+  const auto bytes = n * static_cast<std::int64_t>(sizeof(T));
+  if (ranges_overlap(param.data(), bytes, m.data(), bytes) || ranges_overlap(param.data(), bytes, v.data(), bytes) ||
+      ranges_overlap(m.data(), bytes, v.data(), bytes))
+    fail(who, "param, m and v share memory (each is updated in place: expected three separate arrays)");
+  if (partially_overlap(grad.data(), bytes, param.data(), bytes) || partially_overlap(grad.data(), bytes, m.data(), bytes) ||
+      partially_overlap(grad.data(), bytes, v.data(), bytes))
+    fail(who, "grad partially overlaps param, m or v (expected separate memory)");
   const double t = s.step;
   const T step_size = T(double(s.learning_rate) * std::sqrt(1 - std::pow(double(s.beta2), t)) /
                         (1 - std::pow(double(s.beta1), t)));
   const tools_region region(who);
-  Kokkos::parallel_for(nn_label<T>(who), nn_range<Exec>(space, 0, n),
+  Kokkos::parallel_for(nn_label<T>(who), index_range<Exec>(space, 0, n),
                        AdamUpdate<T>{param.data(), grad.data(), m.data(), v.data(), s.beta1, s.beta2, s.epsilon, step_size});
 }
 
