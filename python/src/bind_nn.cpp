@@ -10,9 +10,9 @@
 #include <pk/kokkos/nn.hpp>
 #ifdef PK_PYTHON_IMAGE_IO
 #include <pk/idx.hpp>
+#endif
 
 #include "nn/nn_shape.hpp"
-#endif
 
 namespace pkpy {
 
