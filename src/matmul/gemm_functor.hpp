@@ -26,6 +26,7 @@
 // Under split-K (split_k.hpp) "C" is the team's K part's partial C (alpha 1, beta 0), and a second
 // kernel (SumParts) adds the parts into C.
 #include <cstdint>
+#include <type_traits>
 
 #include <pk/kokkos/views.hpp>
 
@@ -100,6 +101,12 @@ struct warp_tile_layout {
   KOKKOS_INLINE_FUNCTION int b_origin() const { return wn; }
 };
 
+// Whether a thread-tile layout is a warp's (warp_tile_layout: it names its Mma).
+template <class Tile, class = void>
+struct uses_warp_mma : std::false_type {};
+template <class Tile>
+struct uses_warp_mma<Tile, std::void_t<typename Tile::mma>> : std::true_type {};
+
 template <class T, class Exec, class Policy>
 struct Gemm {
   using value_type = T;
@@ -111,6 +118,8 @@ struct Gemm {
   using fragments = typename Policy::fragments;
   static_assert(tile::Count % TeamSize == 0, "every thread gets the same number of thread tiles");
   static constexpr int TilesPerThread = tile::Count / TeamSize;
+  static_assert(!uses_warp_mma<tile>::value || TilesPerThread == 1,
+                "a warp's multiply-accumulate takes the 32 lanes of a warp, each once: TeamSize = the layout's Count");
 
   using policy = Kokkos::TeamPolicy<Exec, typename Policy::launch>;
   using team_member = typename policy::member_type;
