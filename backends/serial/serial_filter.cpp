@@ -1,5 +1,5 @@
 // The serial backend: the filter kernels compiled for Kokkos::Serial, with the CPUs' policy
-// (src/filter/filter_policy.hpp: one thread a team, blocks of 64 outputs, element staging).
+// (src/filter/filter_policy.hpp: one thread a team, blocks of 64 outputs (128 for uint8), element staging).
 #include <Kokkos_Core.hpp>
 
 #include "filter/filter_impl.hpp"

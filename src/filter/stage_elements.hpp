@@ -27,7 +27,7 @@ KOKKOS_INLINE_FUNCTION void zero_rows_below(const Member& team, const tile_grid&
 // consecutive elements of them. The part of a row inside the image is a straight copy; only the
 // at most r pixels either side of it look up their source column, and only rows outside the
 // image their source row. With ZeroPadding, the padding past a row's last staged element is zeros:
-// CPU blocks of 64 outputs read far into it at a partial tile (results that are not stored;
+// CPU blocks of 64 (uint8: 128) outputs read far into it at a partial tile (results that are not stored;
 // left as it was, it could hold denormals, slow on x86), GPU blocks of 1 or 4 only a few floats.
 //
 // Each lane loads RowBatch x ColBatch elements before it stores them: the compiler cannot tell

@@ -2,7 +2,7 @@
 // The arithmetic of the filters, written once: every backend's kernels run these functions.
 //
 // A thread computes a block of outputs at a time: Rows consecutive rows x Cols consecutive
-// elements of a row (a CPU thread: 1 x 64, vectorized; a GPU thread: 4 x 1 or 4 x 4, in
+// elements of a row (a CPU thread: 1 x 64 or 128, vectorized; a GPU thread: 4 x 1 or 4 x 4, in
 // registers). A K x K stencil's block reads a window of Rows + K - 1 staged rows; window.row(i)
 // gives the values of window row i that the block reads, and row(j, q) is the value under tap j
 // of the block's output q. Each window row is read once and feeds every output row whose stencil
