@@ -66,7 +66,6 @@ row bench_case(const Exec& space, const plan& p, const filter_row_case& fc, int 
   r.ours_rate = bytes / (ours.median_ms * 1e6);
   r.error = checked.error;
   r.tolerance = checked.tolerance;
-  r.target = target;
 
   if constexpr (is_cuda<Exec>()) {
     r.peer = peer_copy_name<Exec>();
@@ -97,9 +96,10 @@ row bench_case(const Exec& space, const plan& p, const filter_row_case& fc, int 
     }
     r.peer_difference = std::is_same_v<T, std::uint8_t> ? worst / 255 : worst / largest;
   }
-  if (!r.peer.empty()) {
+  if (!r.peer.empty()) {  // (a target only where there is a ratio to meet it)
     r.peer_rate = bytes / (r.theirs.median_ms * 1e6);
     r.ratio = r.ours_rate / r.peer_rate;
+    r.target = target;
   }
   return r;
 }
