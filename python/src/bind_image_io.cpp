@@ -1,4 +1,5 @@
-// load_image and save_image: PNG and JPEG files as uint8 numpy arrays (save_image: any uint8 array), through pk's image I/O.
+// load_image and save_image: PNG and JPEG files as uint8 numpy arrays (save_image: any uint8 array), through pk's image I/O;
+// load_idx: MNIST's idx files.
 #include "bindings.hpp"
 #include "kernel_call.hpp"
 #include "kokkos_session.hpp"
@@ -6,7 +7,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <vector>
 
+#include <pk/idx.hpp>
 #include <pk/image_io.hpp>
 
 namespace pkpy {
@@ -56,6 +59,16 @@ void save(const py::object& path, const py::object& image, int jpeg_quality) {
   without_gil([&] { pk::save_image(p, img, jpeg_quality); });
 }
 
+// The idx file's bytes become the array's memory (no copy).
+py::array load_idx(const py::object& path) {
+  const std::string p = path_arg(path);
+  pk::idx_array a;
+  without_gil([&] { a = pk::load_idx(p); });
+  auto* owned = new std::vector<std::uint8_t>(std::move(a.data));
+  py::capsule keep(owned, [](void* q) { delete static_cast<std::vector<std::uint8_t>*>(q); });
+  return py::array(py::dtype("uint8"), std::vector<py::ssize_t>(a.shape.begin(), a.shape.end()), owned->data(), keep);
+}
+
 }  // namespace
 
 void bind_image_io(py::module_& m) {
@@ -67,6 +80,10 @@ unreadable or corrupt file.)");
   m.def("save_image", &save, "path"_a, "image"_a, "jpeg_quality"_a = 95,
         R"(Writes a uint8 H x W or H x W x C (C = 1..4) array as PNG or JPEG, chosen by the extension
 (.png, .jpg, .jpeg); a portable_kernels.Array or a GPU array is copied to the host first. JPEG drops alpha. Raises ValueError for another extension or a failed write.)");
+  m.def("load_idx", &load_idx, "path"_a,
+        R"(Reads an idx file of unsigned bytes (MNIST, Fashion-MNIST; gzip-compressed or not) as a uint8
+numpy array of its shape, e.g. (60000, 28, 28) images or (60000,) labels. ValueError naming the file
+when it cannot be read.)");
 }
 
 }  // namespace pkpy

@@ -1,6 +1,6 @@
 // A convolutional network's layers (pk/kokkos/nn.hpp) on arrays wherever they lie: conv2d and its
 // two gradients, 2x2 max pooling and its gradient, bias + relu, relu's gradient, column sums,
-// softmax cross-entropy, Adam; and load_idx (MNIST's file format). These run on arrays in the
+// softmax cross-entropy, Adam (load_idx, MNIST's file format: bind_image_io.cpp). These run on arrays in the
 // backend's memory only: numpy arrays on "cuda" are refused (pk.to_device() them once).
 #include "bindings.hpp"
 #include "kernel_call.hpp"
@@ -8,10 +8,6 @@
 #include <pybind11/stl.h>
 
 #include <pk/kokkos/nn.hpp>
-#ifdef PK_PYTHON_IMAGE_IO
-#include <pk/idx.hpp>
-#endif
-
 #include "nn/nn_shape.hpp"
 
 namespace pkpy {
@@ -355,23 +351,6 @@ grad = grad_scale * (softmax - one_hot), grad_scale 1/B by default (the mean los
         "stream"_a = none,
         R"(One Adam step in place on param, m, v (same shape; m and v start at zero): step t = 1, 2, ...
 param -= lr sqrt(1-beta2^t)/(1-beta1^t) m / (sqrt(v) + epsilon), as Keras. Returns param.)");
-#ifdef PK_PYTHON_IMAGE_IO
-  m.def(
-      "load_idx",
-      [](const py::object& path) {
-        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
-        pk::idx_array a;
-        without_gil([&] { a = pk::load_idx(p); });
-        auto* owned = new std::vector<std::uint8_t>(std::move(a.data));
-        py::capsule keep(owned, [](void* q) { delete static_cast<std::vector<std::uint8_t>*>(q); });
-        return py::array(py::dtype("uint8"), std::vector<py::ssize_t>(a.shape.begin(), a.shape.end()), owned->data(),
-                         keep);
-      },
-      "path"_a,
-      R"(Reads an idx file of unsigned bytes (MNIST, Fashion-MNIST; gzip-compressed or not) as a uint8
-numpy array of its shape, e.g. (60000, 28, 28) images or (60000,) labels. ValueError naming the file
-when it cannot be read.)");
-#endif
 }
 
 }  // namespace pkpy

@@ -10,9 +10,9 @@ void bind_arrays(pybind11::module_& m);   // Array, to_device, empty, zeros, fro
 void bind_add(pybind11::module_& m);      // add, axpby, scale
 void bind_matmul(pybind11::module_& m);   // matmul
 void bind_filter(pybind11::module_& m);   // filter, sobel, filter_names, filter_kernel
-void bind_nn(pybind11::module_& m);       // conv2d and the other layers of a CNN, load_idx
+void bind_nn(pybind11::module_& m);       // conv2d and the other layers of a CNN
 #ifdef PK_PYTHON_IMAGE_IO
-void bind_image_io(pybind11::module_& m);  // load_image, save_image
+void bind_image_io(pybind11::module_& m);  // load_image, save_image, load_idx
 #endif
 
 }  // namespace pkpy
