@@ -97,11 +97,11 @@ TEST_CASE("filter matches float64 on a 100 x 530 image (GPU tiles wholly inside 
 }
 
 TEST_CASE("filter matches float64 on a 100 x 528 image (GPU tiles staged by 16-byte packs, rows remapped at the edges)") {
-  // Rows of 528 elements are whole 16-byte packs of float and of uint8 (also x3 channels), so on a
+  // Rows of 528 elements are whole 16-byte packs of float and of uint8 (also x3, x4 channels), so on a
   // GPU the tiles of the middle column are staged by packs, those at the top and bottom with
   // their outside rows read from where each border mode says. (The Sobel test below runs this
   // shape too.)
-  for (int channels : {1, 3})
+  for (int channels : {1, 3, 4})
     for (pk::border b : filter_ref::all_borders())
       for (int size : {3, 5}) check_all_paths({100, 528, channels}, size, b);
 }

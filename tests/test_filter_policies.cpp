@@ -80,6 +80,24 @@ struct two_lanes_tensor_copies : one_thread {
       d::staged_by_elements<team, 1, 1>>;
 };
 
+// uint8 tiles as cuda_filter_policy runs them: kept uint8 in scratch, staged by packs (the
+// primitives' "asynchronous" copies) or element by element at the edges, and every operation by
+// quads of 2 x 4 outputs for 1-4 channels (radius up to 3: all tested here). Team: Size threads
+// in lanes of Lanes.
+template <int Size, int Lanes>
+struct pixel_quads : one_thread {
+  using team = d::team_shape<Size, Lanes>;
+  static constexpr int TileW = 16, TileH = 4;
+  template <class T, class Op>
+  using schedule = std::conditional_t<std::is_same_v<T, std::uint8_t>, d::output_blocks<team, 2, 4, true, 4>,
+                                      d::output_blocks<team, 2, 1>>;
+  template <class T, class Op>
+  using staging = std::conditional_t<
+      std::is_same_v<T, std::uint8_t>,
+      d::staged_by_packs<team, 1, 2, d::copy_asynchronously<primitives>, d::staged_as_pixels>,
+      d::staged_by_elements<team, 1, 1>>;
+};
+
 template <class Policy, class Exec, class T, class Op>
 std::vector<T> run(const std::vector<T>& in, image_shape s, const Op& op, pk::border b) {
   return filter_ref::run_poisoned(s.size(), T{}, [&](std::vector<T>& out) {
@@ -137,7 +155,9 @@ void check_policy() {
   std::uniform_int_distribution<int> channels(1, 4);
   // Odd shapes and, with one channel, multiples of the tiles (whole tiles at the right and bottom
   // edges: boxes with borders to fill) and of 16-byte packs (staged by packs where the policy asks).
-  const std::vector<image_shape> shapes{{1, 1, 0}, {5, 17, 0}, {13, 9, 0}, {30, 41, 0}, {8, 32, 1}, {12, 48, 1}, {40, 64, 0}};
+  // Rows of whole packs with 2, 3 and 4 channels, too (uint8: 16 bytes).
+  const std::vector<image_shape> shapes{{1, 1, 0},  {5, 17, 0},  {13, 9, 0}, {30, 41, 0}, {8, 32, 1},
+                                        {12, 48, 1}, {40, 64, 0}, {9, 24, 2}, {11, 48, 3}, {6, 20, 4}};
   for (image_shape shape : shapes)
     for (pk::border b : filter_ref::all_borders()) {
       const image_shape s{shape.h, shape.w, shape.c ? shape.c : channels(pk_test::rng())};
@@ -161,6 +181,12 @@ TEST_CASE("filters with the GPU's schedules and element staging, one thread (Ser
   check_policy<one_thread, Kokkos::Serial>();
 }
 
+TEST_CASE("uint8 filters staged as pixels and read by quads, one thread (Serial)") {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  check_policy<pixel_quads<1, 1>, Kokkos::Serial>();
+}
+
 #if defined(KOKKOS_ENABLE_OPENMP)
 TEST_CASE("filters with teams of two: packs, asynchronous and tensor copies, a scratch limit (OpenMP)") {
   const auto seed = pk_test::seed();
@@ -171,5 +197,6 @@ TEST_CASE("filters with teams of two: packs, asynchronous and tensor copies, a s
   }
   check_policy<two_groups_small_scratch, Kokkos::OpenMP>();
   check_policy<two_lanes_tensor_copies, Kokkos::OpenMP>();
+  check_policy<pixel_quads<2, 2>, Kokkos::OpenMP>();
 }
 #endif

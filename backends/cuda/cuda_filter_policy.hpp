@@ -2,6 +2,7 @@
 // The filter policy for Kokkos::Cuda (what src/filter/filter_policy.hpp asks a backend to choose),
 // chosen on the H200 with bench/tune (bench/results/h200.md has the measurements).
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <type_traits>
 
 #include "cuda/cuda_primitives.hpp"
@@ -36,10 +37,16 @@ struct cuda_filter_policy {
   // instructions a pixel (3x3: 0.71 -> 0.81 of copy bandwidth). (uint8 by quads went past 100
   // registers; Sobel and the separable passes are not measured by quads.)
   template <class T, class Op>
-  using schedule = output_blocks<team, 4, 1, std::is_same_v<T, float> && is_conv2d<Op>>;
-
-  template <class T, class Op>
   static constexpr int R = radius_of<decltype(Op::radius)>::value;
+  // uint8 tiles up to radius 3 stay uint8 in scratch (staged_as_pixels below) and go by quads of
+  // 4 x 4 outputs for every operation and 1-4 channels: a window row is read as 32-bit words,
+  // each byte widened once per row, and each result row leaves as one 32-bit store.
+  template <class T, class Op>
+  static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
+  template <class T, class Op>
+  using schedule = std::conditional_t<pixel_quads<T, Op>, output_blocks<team, 4, 4, true, 4>,
+                                      output_blocks<team, 4, 1, std::is_same_v<T, float> && is_conv2d<Op>>>;
+
   // Float tiles go by 16-byte packs, each thread with 10 loads in flight before it stores them: a
   // 3x3 or 5x5 tile (34 or 36 rows of 66 packs) in one round trip. From radius 2 the packs go by
   // cp.async instead (no registers, L1 bypassed): 5x5 0.68 -> 0.74 of copy bandwidth and the
@@ -62,7 +69,9 @@ struct cuda_filter_policy {
       std::is_same_v<T, float>,
       std::conditional_t<tensor_copies<T, Op>, staged_by_tensor_copies<primitives, team, R<T, Op>, packs<T, Op>>,
                          packs<T, Op>>,
-      staged_by_elements<team, 2, 4>>;
+      std::conditional_t<pixel_quads<T, Op>,
+                         staged_by_packs<team, 2, 4, copy_asynchronously<primitives>, staged_as_pixels>,
+                         staged_by_elements<team, 2, 4>>>;
 
   // Launch bounds. Five teams an SM (at most 51 registers a thread) for the float kernels up to
   // radius 3: without them ptxas hoists every window row's 16-byte scratch reads of a quad (92

@@ -50,6 +50,21 @@ struct tiles : d::cuda_filter_policy {
   }
 };
 
+// Variants of the CUDA policy's uint8 kernels (pixels in scratch, quads of Rows x 4 outputs):
+// TileW x TileH tiles, launch bounds of at least Teams teams an SM (0: none).
+template <int TileW_, int TileH_, int Rows, int Teams>
+struct pixel_tiles : d::cuda_filter_policy {
+  static constexpr int TileW = TileW_, TileH = TileH_;
+  template <class T, class Op>
+  using schedule = d::output_blocks<team, Rows, 4, true, 4>;
+  template <class T, class Op>
+  static constexpr int teams_per_sm = Teams;
+  static std::string name() {
+    return "uint8 " + std::to_string(TileW) + "x" + std::to_string(TileH) + " rows " + std::to_string(Rows) +
+           (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string());
+  }
+};
+
 enum class kernel { conv3, conv5, gaussian5_separable, sobel, conv7 };
 
 // Shapes swept for the 7x7 alone (radius 3, not a target: which launch bounds it gets), so that
@@ -188,7 +203,6 @@ void tune_filter(int runs, const std::string& only) {
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::sobel, conv3, "sobel float", runs, only);
   sweep<float, PK_TUNE_FILTER_SHAPES>(8192, 8192, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5),
                                       "gaussian 5 (sep.) float", runs, only);
-  sweep<std::uint8_t, PK_TUNE_FILTER_SHAPES>(8192, 8192, 3, kernel::conv3, conv3, "conv 3x3 uint8 RGB", runs, only);
   // Whole rounds of teams: the default runs 5 teams an SM, 660 at once on the H200's 132 SMs. With
   // 8192 columns (32 tiles a tile row) 5280 rows are 5280 tiles, 8 whole rounds; 5940 rows 5952
   // tiles, just over 9 rounds; 8192 rows 8192 tiles, 12.41 rounds.
@@ -197,6 +211,18 @@ void tune_filter(int runs, const std::string& only) {
     sweep<float, PK_TUNE_FILTER_SHAPES>(h, 8192, 1, kernel::conv5, conv5, "conv 5x5 rows " + std::to_string(h), runs, only);
   }
 #undef PK_TUNE_FILTER_SHAPES
+  // uint8 (gray, RGB) as the policy stages it, against other tiles, rows a thread and launch bounds.
+#define PK_TUNE_PIXEL_SHAPES \
+  pixel_tiles<256, 32, 4, 0>, pixel_tiles<256, 32, 4, 4>, pixel_tiles<256, 16, 4, 0>, pixel_tiles<512, 32, 4, 0>, \
+      pixel_tiles<256, 32, 8, 0>
+  for (int c : {1, 3}) {
+    const std::string what = c == 1 ? " uint8 gray" : " uint8 RGB";
+    sweep<std::uint8_t, PK_TUNE_PIXEL_SHAPES>(8192, 8192, c, kernel::conv3, conv3, "conv 3x3" + what, runs, only);
+    sweep<std::uint8_t, PK_TUNE_PIXEL_SHAPES>(8192, 8192, c, kernel::gaussian5_separable, pk::gaussian_kernel(5),
+                                              "gaussian 5 (sep.)" + what, runs, only);
+    sweep<std::uint8_t, PK_TUNE_PIXEL_SHAPES>(8192, 8192, c, kernel::sobel, conv3, "sobel" + what, runs, only);
+  }
+#undef PK_TUNE_PIXEL_SHAPES
   // The 7x7 (cp.async packs as in the CUDA default) at five teams an SM (the default: 48 registers,
   // where ptxas spills 20 bytes a thread), four (64 registers, 16 bytes of spills) and without
   // launch bounds (96 registers, no spills, two teams an SM).

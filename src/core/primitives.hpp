@@ -58,10 +58,11 @@ struct portable_warp_mma {
 };
 
 struct portable_primitives {
-  // 16 bytes of floats from global memory into team scratch, possibly asynchronously: complete,
-  // for the thread that asked, after wait_copies(). Here: at once.
-  KOKKOS_INLINE_FUNCTION static void copy_async(float* scratch, const float* global) {
-    *reinterpret_cast<pack<float>*>(scratch) = *reinterpret_cast<const pack<float>*>(global);
+  // 16 bytes (a pack of E) from global memory into team scratch, unchanged, possibly
+  // asynchronously: complete, for the thread that asked, after wait_copies(). Here: at once.
+  template <class E>
+  KOKKOS_INLINE_FUNCTION static void copy_async(E* scratch, const E* global) {
+    *reinterpret_cast<pack<E>*>(scratch) = *reinterpret_cast<const pack<E>*>(global);
   }
   KOKKOS_INLINE_FUNCTION static void wait_copies() {}
 
@@ -74,6 +75,24 @@ struct portable_primitives {
   // The warp's matrix multiply-accumulate of doubles (portable_warp_mma above).
   template <int K>
   using warp_mma = portable_warp_mma<K>;
+
+  // The four bytes of a 32-bit word as floats, v[k] = byte k.
+  KOKKOS_INLINE_FUNCTION static void widen_bytes(const pack<std::uint8_t, 4>& p, float (&v)[4]) {
+    PK_UNROLL
+    for (int k = 0; k < 4; ++k) v[k] = static_cast<float>(p.v[k]);
+  }
+  // Four results as 8-bit pixels in one word: rounded to nearest, ties to even (cvRound), and
+  // saturated to 0..255 (cv::saturate_cast); NaN gives 0.
+  KOKKOS_INLINE_FUNCTION static pack<std::uint8_t, 4> narrow_to_bytes(const float (&v)[4]) {
+    pack<std::uint8_t, 4> p;
+    PK_UNROLL
+    for (int k = 0; k < 4; ++k) {
+      float x = v[k] > 0.f ? v[k] : 0.f;
+      x = x < 255.f ? x : 255.f;
+      p.v[k] = static_cast<std::uint8_t>(static_cast<int>(rintf(x)));
+    }
+    return p;
+  }
 
   // sqrt(x) within a few ulp, zero, infinity and NaN as IEEE: here the correctly rounded one.
   KOKKOS_INLINE_FUNCTION static float sqrt_approx(float x) { return sqrtf(x); }

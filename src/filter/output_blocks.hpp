@@ -17,9 +17,10 @@
 //        +---------------------------------------+
 //
 // A CPU thread takes blocks of 1 x 64 or 128 (a loop the compiler vectorizes), a GPU warp's lanes take
-// blocks of 4 x 1 (columns: coalesced loads and stores, conflict-free scratch reads), or, for
-// one-channel float tiles, 4 x 4 read as 16-byte quads (Quads: the address arithmetic of a window
-// row then serves 4 outputs, and each result row is one 16-byte store).
+// blocks of 4 x 1 (columns: coalesced loads and stores, conflict-free scratch reads), or 4 x 4
+// read as quads (Quads: packs of 4 staged elements, 16 bytes of float or a 32-bit word of uint8
+// pixels: the address arithmetic of a window row then serves 4 outputs, and each result row is
+// one store of 16 or 4 bytes).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 #include <type_traits>
@@ -32,65 +33,97 @@
 namespace pk::detail {
 
 // Where a block's window lies in scratch: tap 0 of output 0 in its first window row at `first`,
-// window rows `pitch` floats apart (fixed<N> where the layout is known when compiled: every read
-// is then base + immediate), an output's taps `channels` floats apart, its outputs 1 apart.
-template <class Pitch>
+// window rows `pitch` elements apart (fixed<N> where the layout is known when compiled: every
+// read is then base + immediate), an output's taps `channels` elements apart, its outputs 1
+// apart. Elements of S (float, or uint8 pixels, converted as read).
+template <class Pitch, class S = float>
 struct scratch_window {
-  const float* first;
+  const S* first;
   Pitch pitch;
   int channels;
   struct values {
-    const float* p;
+    const S* p;
     int channels;
-    KOKKOS_INLINE_FUNCTION float operator()(int j, int q) const { return p[j * channels + q]; }
+    KOKKOS_INLINE_FUNCTION float operator()(int j, int q) const { return static_cast<float>(p[j * channels + q]); }
   };
   KOKKOS_INLINE_FUNCTION values row(int i) const { return {first + i * pitch, channels}; }
 };
 
-// The window of a block of 4 outputs of a one-channel tile, read by 16-byte quads: `first` is the
-// pack boundary Offset floats before tap 0 of output 0, and a window row is the Quads quads from
-// there, loaded into registers.
-template <int R, int Offset, class Pitch>
+// Four staged elements from a pack boundary, as floats: a 16-byte quad of floats, or a 32-bit word
+// of uint8 pixels widened by the primitives.
+template <class Primitives, class S>
+KOKKOS_INLINE_FUNCTION void load_quad(const S* p, float* v) {
+  if constexpr (std::is_same_v<S, float>) {
+    const pack<float> x = *reinterpret_cast<const pack<float>*>(p);
+    PK_UNROLL
+    for (int q = 0; q < 4; ++q) v[q] = x.v[q];
+  } else {
+    static_assert(std::is_same_v<S, std::uint8_t>, "quads of float or uint8");
+    float x[4];
+    Primitives::widen_bytes(*reinterpret_cast<const pack<std::uint8_t, 4>*>(p), x);
+    PK_UNROLL
+    for (int q = 0; q < 4; ++q) v[q] = x[q];
+  }
+}
+
+// The quads a window row of Taps taps of C channels spans for 4 outputs, from Offset elements past
+// a pack boundary.
+KOKKOS_INLINE_FUNCTION constexpr int window_quads(int taps, int channels, int offset) { return (offset + 3 + (taps - 1) * channels) / 4 + 1; }
+
+// The window of a block of 4 consecutive elements (outputs) of a tile of C interleaved channels,
+// read by quads: `first` is the pack boundary Offset elements before tap 0 of output 0, and a
+// window row is the Quads quads from there, loaded into registers as floats; tap j of output q is
+// element Offset + q + j * C of it.
+template <class Primitives, class S, int Taps, int C, int Offset, class Pitch>
 struct quad_window {
-  static constexpr int Quads = (Offset + 3 + 2 * R) / 4 + 1;
-  const float* first;
+  static constexpr int Quads = window_quads(Taps, C, Offset);
+  const S* first;
   Pitch pitch;
   struct values {
     float v[4 * Quads];
-    KOKKOS_INLINE_FUNCTION float operator()(int j, int q) const { return v[Offset + q + j]; }
+    KOKKOS_INLINE_FUNCTION float operator()(int j, int q) const { return v[Offset + q + j * C]; }
   };
   KOKKOS_INLINE_FUNCTION values row(int i) const {
     values r;
     PK_UNROLL
-    for (int b = 0; b < Quads; ++b) {
-      const pack<float> x = *reinterpret_cast<const pack<float>*>(first + i * pitch + 4 * b);
-      PK_UNROLL
-      for (int q = 0; q < 4; ++q) r.v[4 * b + q] = x.v[q];
-    }
+    for (int b = 0; b < Quads; ++b) load_quad<Primitives>(first + i * pitch + 4 * b, r.v + 4 * b);
     return r;
   }
 };
 
 // A tile staged row by row (stage_elements.hpp, stage_packs.hpp): staged row yy at
-// staged + yy * pitch, `lead` elements before its halo.
+// staged + yy * pitch, `lead` elements before its halo; elements of S.
+template <class S = float>
 struct staged_rows {
   static constexpr bool quads_only = false;
-  const float* staged;
+  const S* staged;
   int pitch, lead, channels;
-  KOKKOS_INLINE_FUNCTION scratch_window<int> window(int y, int e) const {
+  KOKKOS_INLINE_FUNCTION scratch_window<int, S> window(int y, int e) const {
     return {staged + static_cast<std::int64_t>(y) * pitch + lead + e, pitch, channels};
   }
-  // Quads need one channel, the lead Lead (output e's tap 0 is then Lead % 4 floats past a pack
-  // boundary for every e that is a multiple of 4), rows of whole quads and aligned scratch.
+  // Quads need the lead Lead (output e's tap 0 is then Lead % 4 elements past a pack boundary for
+  // every e that is a multiple of 4), rows of whole quads and aligned scratch.
   template <int Lead>
   KOKKOS_INLINE_FUNCTION bool quads_fit(const tile_grid& g) const {
-    return channels == 1 && lead == Lead && pitch % 4 == 0 && g.tile_w % 4 == 0 && pack_aligned(staged);
+    return lead == Lead && pitch % 4 == 0 && g.tile_w * g.channels % 4 == 0 && pack_aligned(staged);
   }
-  template <int R, int Lead>
-  KOKKOS_INLINE_FUNCTION quad_window<R, Lead % 4, int> quads(int y, int e) const {
+  template <class Primitives, int Taps, int C, int Lead>
+  KOKKOS_INLINE_FUNCTION quad_window<Primitives, S, Taps, C, Lead % 4, int> quads(int y, int e) const {
     return {staged + static_cast<std::int64_t>(y) * pitch + Lead / 4 * 4 + e, pitch};
   }
 };
+
+// Calls f(std::integral_constant<int, C>) with C = channels where it is at most MaxC and returns
+// true; false otherwise (kernels whose windows need the channel count when compiled).
+template <int MaxC, class F>
+KOKKOS_INLINE_FUNCTION bool with_channels(int channels, F&& f) {
+  bool done = false;
+  if constexpr (MaxC >= 1) if (channels == 1) done = f(std::integral_constant<int, 1>());
+  if constexpr (MaxC >= 2) if (channels == 2) done = f(std::integral_constant<int, 2>());
+  if constexpr (MaxC >= 3) if (channels == 3) done = f(std::integral_constant<int, 3>());
+  if constexpr (MaxC >= 4) if (channels == 4) done = f(std::integral_constant<int, 4>());
+  return done;
+}
 
 // Calls block(y, e) for each block of BlockRows x BlockCols this thread owns among `rows` rows of
 // `elements` elements (see the top).
@@ -103,8 +136,9 @@ KOKKOS_INLINE_FUNCTION void for_each_block(const Member& team, int rows, int ele
 }
 
 // Stores a block's results as pixels: rows y, y + 1, ... of tile t (those inside it), elements
-// e, e + 1, ... of them (those inside it). A block of 16 bytes (float quads) goes as one store,
-// where aligned, that the backend may keep out of its caches: the kernel never reads it back.
+// e, e + 1, ... of them (those inside it). A block row of 16 bytes (float quads) goes as one
+// store, where aligned, that the backend may keep out of its caches: the kernel never reads it
+// back; one of 4 uint8 pixels as one 32-bit word, narrowed by the primitives.
 template <class Primitives, int Rows, int Cols, class T>
 KOKKOS_INLINE_FUNCTION void store_block(T* image, const tile_grid& g, const tile_box& t, int y, int e,
                                         const float (&acc)[Rows][Cols]) {
@@ -113,12 +147,22 @@ KOKKOS_INLINE_FUNCTION void store_block(T* image, const tile_grid& g, const tile
   const int used = t.w * g.channels;
   const bool whole = e + Cols <= used;
   constexpr bool one_pack = Cols * sizeof(T) == sizeof(pack<T>);
-  const bool as_pack = one_pack && whole && pack_aligned(dst) && row_stride % Cols == 0;
+  constexpr bool one_word = std::is_same_v<T, std::uint8_t> && Cols == 4;
+  constexpr int Bytes = one_word ? 4 : 16;
+  const bool as_pack = (one_pack || one_word) && whole && pack_aligned<Bytes>(dst) && row_stride % Cols == 0;
   PK_UNROLL
   for (int o = 0; o < Rows; ++o) {
     if (y + o >= t.h) continue;
     T* at = dst + o * row_stride;
-    if constexpr (one_pack) {
+    if constexpr (one_word) {
+      if (as_pack) {
+        float v[4];
+        PK_UNROLL
+        for (int q = 0; q < 4; ++q) v[q] = acc[o][q];
+        Primitives::store_streaming(reinterpret_cast<pack<std::uint8_t, 4>*>(at), Primitives::narrow_to_bytes(v));
+        continue;
+      }
+    } else if constexpr (one_pack) {
       if (as_pack) {
         pack<T> p;
         PK_UNROLL
@@ -138,13 +182,15 @@ KOKKOS_INLINE_FUNCTION void store_block(T* image, const tile_grid& g, const tile
   }
 }
 
-// The schedule: Team (team_shape) threads, blocks of Rows x Cols, and with Quads the one-channel
-// float tiles by quads where the staged tile allows them.
-template <class Team, int Rows_, int Cols_, bool Quads_ = false>
+// The schedule: Team (team_shape) threads, blocks of Rows x Cols, and with Quads blocks of Rows x 4
+// read by quads where the staged tile allows them, for tiles of up to QuadChannels channels (each
+// count a variant of the kernel's code: its windows' taps at compile-time offsets).
+template <class Team, int Rows_, int Cols_, bool Quads_ = false, int QuadChannels_ = 1>
 struct output_blocks {
   using team = Team;
   static constexpr int Rows = Rows_, Cols = Cols_;
   static constexpr bool Quads = Quads_;
+  static constexpr int QuadChannels = QuadChannels_;
 };
 
 }  // namespace pk::detail

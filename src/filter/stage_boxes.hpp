@@ -28,7 +28,7 @@ namespace pk::detail {
 template <int R, int Lead_, int Lanes>
 struct box_layout {
   static constexpr int Lead = Lead_, BoxOutputs = 4 * Lanes;
-  static constexpr int Skip = Lead / 4 * 4, Quads = quad_window<R, Lead % 4, int>::Quads;
+  static constexpr int Skip = Lead / 4 * 4, Quads = window_quads(2 * R + 1, 1, Lead % 4);
   // The last quad of a box (element 4 x (Lanes - 1)) reads Quads quads from Skip on.
   static constexpr int BoxW = Skip + 4 * (Lanes - 1) + 4 * Quads;
   static_assert(BoxW % 4 == 0 && BoxW <= 256, "a box row is whole 16-byte packs, at most 256 elements");
@@ -62,8 +62,9 @@ struct staged_boxes {
   KOKKOS_INLINE_FUNCTION bool quads_fit(const tile_grid&) const {
     return true;
   }
-  template <int R, int Lead>
-  KOKKOS_INLINE_FUNCTION quad_window<R, Lead % 4, fixed<Layout::BoxW>> quads(int y, int e) const {
+  template <class Primitives, int Taps, int C, int Lead>
+  KOKKOS_INLINE_FUNCTION quad_window<Primitives, float, Taps, C, Lead % 4, fixed<Layout::BoxW>> quads(int y, int e) const {
+    static_assert(C == 1, "boxes hold one-channel tiles");
     const int b = e / Layout::BoxOutputs;
     return {first + b * stride + y * Layout::BoxW + Layout::Skip + (e - b * Layout::BoxOutputs), {}};
   }
@@ -113,9 +114,11 @@ struct staged_by_tensor_copies {
   typename Primitives::tensor_map map{};
 
   // Scratch: the staged tile, or the boxes and their signal where larger.
-  KOKKOS_INLINE_FUNCTION std::int64_t scratch_floats(const tile_grid& g) const {
+  template <class T>
+  using scratch_type = float;
+  KOKKOS_INLINE_FUNCTION std::int64_t scratch_elements(const tile_grid& g) const {
     const std::int64_t b = layout::fits(g) ? layout::floats(g) : 0;
-    return b > g.staged_floats() ? b : g.staged_floats();
+    return b > g.staged_elements() ? b : g.staged_elements();
   }
   template <class T>
   void prepare(const T* image, const tile_grid& g) {

@@ -13,16 +13,16 @@
 namespace pk::detail {
 
 // Staged rows from t.h + 2r on (read by a last row group's outputs that are not stored): zeros.
-template <class Team, class Member>
-KOKKOS_INLINE_FUNCTION void zero_rows_below(const Member& team, const tile_grid& g, const tile_box& t, float* staged) {
+template <class Team, class Member, class S>
+KOKKOS_INLINE_FUNCTION void zero_rows_below(const Member& team, const tile_grid& g, const tile_box& t, S* staged) {
   const Team th(team);
   for (int yy = t.h + 2 * g.radius + th.group; yy < g.staged_rows; yy += Team::Groups) {
-    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
-    for (int e = th.lane; e < g.staged_pitch; e += Team::Lanes) dst[e] = 0.f;
+    S* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+    for (int e = th.lane; e < g.staged_pitch; e += Team::Lanes) dst[e] = S(0);
   }
 }
 
-// The tile plus halo, as float, into `staged` (g.staged_rows x g.staged_pitch, g.lead elements
+// The tile plus halo, as S (float, or the image's own type), into `staged` (g.staged_rows x g.staged_pitch, g.lead elements
 // before the halo), element by element: the groups of a team take staged rows, their lanes
 // consecutive elements of them. The part of a row inside the image is a straight copy; only the
 // at most r pixels either side of it look up their source column, and only rows outside the
@@ -34,9 +34,9 @@ KOKKOS_INLINE_FUNCTION void zero_rows_below(const Member& team, const tile_grid&
 // that scratch and the image do not overlap, so a plain copy loop would wait for each load before
 // the next (on a GPU, with one element in flight a lane an edge tile took about 40 dependent round
 // trips to stage).
-template <class Team, int RowBatch, int ColBatch, bool ZeroPadding, class Member, class T>
+template <class Team, int RowBatch, int ColBatch, bool ZeroPadding, class Member, class T, class S>
 KOKKOS_INLINE_FUNCTION void stage_elements(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
-                                           border mode, float* staged) {
+                                           border mode, S* staged) {
   const Team th(team);
   const int r = g.radius, C = g.channels;
   const int rows = t.h + 2 * r, elements = (t.w + 2 * r) * C;
@@ -45,8 +45,8 @@ KOKKOS_INLINE_FUNCTION void stage_elements(const Member& team, const T* image, c
   staged += g.lead;  // the lead's elements are never read
   if constexpr (ZeroPadding) {
     for (int yy = th.group; yy < rows; yy += Team::Groups) {
-      float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
-      for (int e = elements + th.lane; e < g.staged_pitch - g.lead; e += Team::Lanes) dst[e] = 0.f;
+      S* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+      for (int e = elements + th.lane; e < g.staged_pitch - g.lead; e += Team::Lanes) dst[e] = S(0);
     }
   }
   if (staged_inside_image(g, t)) {
@@ -54,13 +54,13 @@ KOKKOS_INLINE_FUNCTION void stage_elements(const Member& team, const T* image, c
     const std::int64_t src_pitch = g.width * C;
     for (int y0 = th.group * RowBatch; y0 < rows; y0 += Team::Groups * RowBatch) {
       for (int e0 = th.lane; e0 < elements; e0 += ColBatch * Team::Lanes) {
-        float v[RowBatch][ColBatch];
+        S v[RowBatch][ColBatch];
         PK_UNROLL
         for (int i = 0; i < RowBatch; ++i) {
           PK_UNROLL
           for (int j = 0; j < ColBatch; ++j) {
             const int yy = y0 + i, e = e0 + j * Team::Lanes;
-            v[i][j] = yy < rows && e < elements ? static_cast<float>(src[yy * src_pitch + e]) : 0.f;
+            v[i][j] = yy < rows && e < elements ? static_cast<S>(src[yy * src_pitch + e]) : S(0);
           }
         }
         PK_UNROLL
@@ -97,13 +97,13 @@ KOKKOS_INLINE_FUNCTION void stage_elements(const Member& team, const T* image, c
       source[i] = image + (sy < 0 ? 0 : g.offset(sy, 0));
     }
     for (int e0 = copy_begin + th.lane; e0 < copy_end; e0 += ColBatch * Team::Lanes) {
-      float v[RowBatch][ColBatch];
+      S v[RowBatch][ColBatch];
       PK_UNROLL
       for (int i = 0; i < RowBatch; ++i) {
         PK_UNROLL
         for (int j = 0; j < ColBatch; ++j) {
           const int e = e0 + j * Team::Lanes;
-          v[i][j] = e < copy_end ? static_cast<float>(source[i][x_offset + e]) : 0.f;
+          v[i][j] = e < copy_end ? static_cast<S>(source[i][x_offset + e]) : S(0);
         }
       }
       PK_UNROLL
@@ -111,19 +111,19 @@ KOKKOS_INLINE_FUNCTION void stage_elements(const Member& team, const T* image, c
         PK_UNROLL
         for (int j = 0; j < ColBatch; ++j) {
           const int e = e0 + j * Team::Lanes;
-          if (y0 + i < rows && e < copy_end) staged[(y0 + i) * g.staged_pitch + e] = zeros[i] ? 0.f : v[i][j];
+          if (y0 + i < rows && e < copy_end) staged[(y0 + i) * g.staged_pitch + e] = zeros[i] ? S(0) : v[i][j];
         }
       }
     }
     PK_UNROLL
     for (int i = 0; i < RowBatch; ++i) {
       if (y0 + i >= rows) continue;
-      float* dst = staged + static_cast<std::int64_t>(y0 + i) * g.staged_pitch;
+      S* dst = staged + static_cast<std::int64_t>(y0 + i) * g.staged_pitch;
       const T* row = source[i];
       const bool zero_row = zeros[i];
       const auto border_pixel = [&](int xx) {
         const std::int64_t sx = zero_row ? -1 : border_index(first_x + xx, g.width, mode);
-        for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? 0.f : static_cast<float>(row[sx * C + c]);
+        for (int c = 0; c < C; ++c) dst[xx * C + c] = sx < 0 ? S(0) : static_cast<S>(row[sx * C + c]);
       };
       for (int xx = th.lane; xx < inside_begin; xx += Team::Lanes) border_pixel(xx);
       for (int xx = inside_end + th.lane; xx < t.w + 2 * r; xx += Team::Lanes) border_pixel(xx);
@@ -131,22 +131,36 @@ KOKKOS_INLINE_FUNCTION void stage_elements(const Member& team, const T* image, c
   }
 }
 
+// What a staged tile holds: floats (each pixel converted once, as it is staged), or the image's
+// own pixels (uint8: a quarter of the scratch and of its traffic, converted as windows are read).
+struct staged_as_float {
+  template <class T>
+  using type = float;
+};
+struct staged_as_pixels {
+  template <class T>
+  using type = T;
+};
+
 // The staging mechanism "element by element" (a policy's staging type, filter_policy.hpp): the
-// staged tile is rows of g.staged_pitch floats (staged_rows) in 16-byte aligned scratch.
-template <class Team, int RowBatch, int ColBatch, bool ZeroPadding = false>
+// staged tile is rows of g.staged_pitch elements of scratch_type<T> (staged_rows) in 16-byte
+// aligned scratch.
+template <class Team, int RowBatch, int ColBatch, bool ZeroPadding = false, class As = staged_as_float>
 struct staged_by_elements {
   static constexpr int Align = 16;
   template <class T>
+  using scratch_type = typename As::template type<T>;
+  template <class T>
   static constexpr int pack_elements = 1;  // staged rows are not laid out on packs
-  KOKKOS_INLINE_FUNCTION std::int64_t scratch_floats(const tile_grid& g) const { return g.staged_floats(); }
+  KOKKOS_INLINE_FUNCTION std::int64_t scratch_elements(const tile_grid& g) const { return g.staged_elements(); }
   template <class T>
   void prepare(const T*, const tile_grid&) {}
-  template <int R, class Member, class T, class Body>
-  KOKKOS_INLINE_FUNCTION void stage(const Member& team, float* staged, const T* image, const tile_grid& g,
+  template <int R, class Member, class T, class S, class Body>
+  KOKKOS_INLINE_FUNCTION void stage(const Member& team, S* staged, const T* image, const tile_grid& g,
                                     const tile_box& t, border mode, Body&& body) const {
     stage_elements<Team, RowBatch, ColBatch, ZeroPadding>(team, image, g, t, mode, staged);
     team.team_barrier();  // the outputs read what other threads staged
-    body(staged_rows{staged, g.staged_pitch, g.lead, g.channels});
+    body(staged_rows<S>{staged, g.staged_pitch, g.lead, g.channels});
   }
 };
 

@@ -15,38 +15,44 @@
 
 namespace pk::detail {
 
-// How packs reach scratch (the "copy" of staged_by_packs). Through registers: each thread issues
-// Batch loads before it stores any, converted to float (the compiler cannot tell that scratch and
-// the image do not overlap, so a plain copy loop would wait for each load before the next).
+// How packs reach scratch (the "copy" of staged_by_packs), as scratch elements S (float, or the
+// image's own T). Through registers: each thread issues Batch loads before it stores any,
+// converted to S (the compiler cannot tell that scratch and the image do not overlap, so a plain
+// copy loop would wait for each load before the next).
 template <int Batch_>
 struct copy_through_registers {
   static constexpr int Batch = Batch_;
-  template <class T>
+  template <class T, class S>
   struct in_flight {
     pack<T> v[Batch]{};  // (every slot used is loaded; {} keeps compilers from warning)
-    KOKKOS_INLINE_FUNCTION void start(int j, float*, const T* src) { v[j] = *reinterpret_cast<const pack<T>*>(src); }
-    KOKKOS_INLINE_FUNCTION void finish(int j, float* dst) const {
-      static_assert(pack<T>::size % 4 == 0, "a pack is stored as whole packs of four floats");
-      PK_UNROLL
-      for (int q = 0; q < pack<T>::size; q += 4)
-        *reinterpret_cast<pack<float>*>(dst + q) =
-            pack<float>{{static_cast<float>(v[j].v[q]), static_cast<float>(v[j].v[q + 1]),
-                         static_cast<float>(v[j].v[q + 2]), static_cast<float>(v[j].v[q + 3])}};
+    KOKKOS_INLINE_FUNCTION void start(int j, S*, const T* src) { v[j] = *reinterpret_cast<const pack<T>*>(src); }
+    KOKKOS_INLINE_FUNCTION void finish(int j, S* dst) const {
+      if constexpr (std::is_same_v<S, T>) {
+        *reinterpret_cast<pack<T>*>(dst) = v[j];
+      } else {
+        static_assert(std::is_same_v<S, float> && pack<T>::size % 4 == 0, "a pack is stored as whole packs of four floats");
+        PK_UNROLL
+        for (int q = 0; q < pack<T>::size; q += 4)
+          *reinterpret_cast<pack<float>*>(dst + q) =
+              pack<float>{{static_cast<float>(v[j].v[q]), static_cast<float>(v[j].v[q + 1]),
+                           static_cast<float>(v[j].v[q + 2]), static_cast<float>(v[j].v[q + 3])}};
+      }
     }
   };
   KOKKOS_INLINE_FUNCTION static void wait() {}
 };
 
-// By the backend's asynchronous copies (Primitives::copy_async: float only, no registers between
-// global and scratch memory), all of a thread's packs in flight at once, waited for at the end.
+// By the backend's asynchronous copies (Primitives::copy_async: bytes unchanged, no registers
+// between global and scratch memory), all of a thread's packs in flight at once, waited for at
+// the end.
 template <class Primitives>
 struct copy_asynchronously {
   static constexpr int Batch = 1;
-  template <class T>
+  template <class T, class S>
   struct in_flight {
-    static_assert(std::is_same_v<T, float>, "asynchronous copies move bytes: float images only");
-    KOKKOS_INLINE_FUNCTION void start(int, float* dst, const T* src) { Primitives::copy_async(dst, src); }
-    KOKKOS_INLINE_FUNCTION void finish(int, float*) const {}
+    static_assert(std::is_same_v<T, S>, "asynchronous copies move bytes: scratch holds the image's own type");
+    KOKKOS_INLINE_FUNCTION void start(int, S* dst, const T* src) { Primitives::copy_async(dst, src); }
+    KOKKOS_INLINE_FUNCTION void finish(int, S*) const {}
   };
   KOKKOS_INLINE_FUNCTION static void wait() { Primitives::wait_copies(); }
 };
@@ -56,8 +62,8 @@ struct copy_asynchronously {
 // image are fine (stage_packs reads the row the border mode says), so only the tiles at the
 // image's left and right edges, and images whose rows are not whole packs (e.g. RGB of odd
 // width), go element by element.
-template <class T>
-KOKKOS_INLINE_FUNCTION bool stages_by_packs(const T* image, const tile_grid& g, const tile_box& t, const float* staged) {
+template <class T, class S>
+KOKKOS_INLINE_FUNCTION bool stages_by_packs(const T* image, const tile_grid& g, const tile_box& t, const S* staged) {
   constexpr int Pack = pack<T>::size;
   const std::int64_t row_elements = g.width * g.channels, first = (t.x0 - g.radius) * g.channels - g.lead;
   return first >= 0 && first + g.staged_pitch <= row_elements && first % Pack == 0 && row_elements % Pack == 0 &&
@@ -71,9 +77,9 @@ KOKKOS_INLINE_FUNCTION bool stages_by_packs(const T* image, const tile_grid& g, 
 // below the image (tiles at its top and bottom) go a group per row, from the row the border mode
 // names: looked up once per row, outside the unrolled loop, whose registers would otherwise hold
 // a border lookup per pack.
-template <class Team, class Copy, class Member, class T>
+template <class Team, class Copy, class Member, class T, class S>
 KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, const tile_grid& g, const tile_box& t,
-                                        border mode, float* staged) {
+                                        border mode, S* staged) {
   constexpr int Batch = Copy::Batch, Size = Team::Size, Pack = pack<T>::size;
   const int r = g.radius, C = g.channels, rows = t.h + 2 * r, per_row = g.staged_pitch / Pack;
   const std::int64_t src_pitch = g.width * C, first_y = t.y0 - r;
@@ -96,7 +102,7 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
       if (column >= per_row) column -= per_row, ++row;
     };
     for (int k0 = first + team.team_rank(); k0 < total; k0 += Batch * Size) {
-      typename Copy::template in_flight<T> packs;
+      typename Copy::template in_flight<T, S> packs;
       PK_UNROLL
       for (int j = 0; j < Batch; ++j) {
         const int k = k0 + j * Size;
@@ -117,10 +123,10 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
   for (int i = th.group; i < outside; i += Team::Groups) {
     const int yy = i < inside_begin ? i : inside_end + (i - inside_begin);
     const std::int64_t sy = border_index(first_y + yy, g.height, mode);
-    float* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
+    S* dst = staged + static_cast<std::int64_t>(yy) * g.staged_pitch;
     PK_NO_UNROLL
     for (int column = th.lane; column < per_row; column += Team::Lanes) {
-      typename copy_through_registers<1>::template in_flight<T> p;  // zeros where the border mode says so
+      typename copy_through_registers<1>::template in_flight<T, S> p;  // zeros where the border mode says so
       if (sy >= 0) p.start(0, dst, src + sy * src_pitch + column * Pack);
       p.finish(0, dst + column * Pack);
     }
@@ -129,13 +135,13 @@ KOKKOS_INLINE_FUNCTION void stage_packs(const Member& team, const T* image, cons
 
 // The staging mechanism "16-byte packs" (a policy's staging type, filter_policy.hpp): tiles that
 // stages_by_packs go by Copy, the others element by element (RowBatch x ColBatch in flight), in
-// the same scratch layout.
-template <class Team, int RowBatch, int ColBatch, class Copy>
-struct staged_by_packs : staged_by_elements<Team, RowBatch, ColBatch> {
+// the same scratch layout, as As says (staged_as_float or staged_as_pixels).
+template <class Team, int RowBatch, int ColBatch, class Copy, class As = staged_as_float>
+struct staged_by_packs : staged_by_elements<Team, RowBatch, ColBatch, false, As> {
   template <class T>
   static constexpr int pack_elements = pack<T>::size;  // staged rows start and end on packs
-  template <int R, class Member, class T, class Body>
-  KOKKOS_INLINE_FUNCTION void stage(const Member& team, float* staged, const T* image, const tile_grid& g,
+  template <int R, class Member, class T, class S, class Body>
+  KOKKOS_INLINE_FUNCTION void stage(const Member& team, S* staged, const T* image, const tile_grid& g,
                                     const tile_box& t, border mode, Body&& body) const {
     if (stages_by_packs(image, g, t, staged)) {
       zero_rows_below<Team>(team, g, t, staged);
@@ -144,7 +150,7 @@ struct staged_by_packs : staged_by_elements<Team, RowBatch, ColBatch> {
       stage_elements<Team, RowBatch, ColBatch, false>(team, image, g, t, mode, staged);
     }
     team.team_barrier();  // the outputs read what other threads staged
-    body(staged_rows{staged, g.staged_pitch, g.lead, g.channels});
+    body(staged_rows<S>{staged, g.staged_pitch, g.lead, g.channels});
   }
 };
 

@@ -33,7 +33,7 @@ struct tile_grid {
   int tile_h, tile_w, tiles_x, tiles_y;
   int out_pitch;     // floats of one row of row-pass results: tile_w*C rounded up to whole blocks
   int lead;          // staged elements before the halo's first (0 unless staged by packs)
-  int staged_pitch;  // floats of one staged row: lead + out_pitch + 2r*C, rounded up to whole packs
+  int staged_pitch;  // elements of one staged row: lead + out_pitch + 2r*C, rounded up to whole packs
   int staged_rows;   // tile_h rounded up to whole row groups, + 2r
 
   KOKKOS_INLINE_FUNCTION tile_box tile(int index) const {  // row-major over the tiles
@@ -49,16 +49,16 @@ struct tile_grid {
   // sides can have far more than 2^31 elements (every kernel addresses the image through this).
   KOKKOS_INLINE_FUNCTION std::int64_t offset(std::int64_t y, std::int64_t x) const { return (y * width + x) * channels; }
   KOKKOS_INLINE_FUNCTION int tile_count() const { return tiles_x * tiles_y; }  // run_tiles checks it fits
-  KOKKOS_INLINE_FUNCTION std::int64_t staged_floats() const { return static_cast<std::int64_t>(staged_rows) * staged_pitch; }
+  KOKKOS_INLINE_FUNCTION std::int64_t staged_elements() const { return static_cast<std::int64_t>(staged_rows) * staged_pitch; }
   // The separable filters' row-pass results: every staged row, the tile's columns only.
   KOKKOS_INLINE_FUNCTION std::int64_t row_pass_floats() const { return static_cast<std::int64_t>(staged_rows) * out_pitch; }
 };
 
-constexpr int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
+KOKKOS_INLINE_FUNCTION constexpr int round_up(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 // Staged elements before the halo's first (tile_grid::lead): enough that the halo, radius_elements
 // = r*C of them, ends a whole number of packs into the staged row.
-constexpr int staged_lead(int radius_elements, int pack) { return round_up(radius_elements, pack) - radius_elements; }
+KOKKOS_INLINE_FUNCTION constexpr int staged_lead(int radius_elements, int pack) { return round_up(radius_elements, pack) - radius_elements; }
 
 // row_multiple: tiles are computed in groups of that many rows, reading the staged rows of a
 // whole last group; block_elements: row-pass results are written in blocks of that many; pack:
@@ -100,16 +100,16 @@ struct team_shape {
       : lane(team.team_rank() % Lanes), group(team.team_rank() / Lanes) {}
 };
 
-// n floats of team scratch on an Align-byte boundary; a functor's scratch_bytes counts Align more
-// for it.
-template <int Align, class Member>
-KOKKOS_INLINE_FUNCTION float* aligned_scratch(const Member& team, std::int64_t n) {
-  return static_cast<float*>(team.team_scratch(0).get_shmem_aligned(n * std::int64_t(sizeof(float)), Align));
+// n elements of S in team scratch on an Align-byte boundary; a functor's scratch_bytes counts
+// aligned_scratch_bytes for it.
+template <int Align, class S = float, class Member>
+KOKKOS_INLINE_FUNCTION S* aligned_scratch(const Member& team, std::int64_t n) {
+  return static_cast<S*>(team.team_scratch(0).get_shmem_aligned(n * std::int64_t(sizeof(S)), Align));
 }
-template <int Align, class Exec>
+template <int Align, class Exec, class S = float>
 std::size_t aligned_scratch_bytes(std::int64_t n) {
-  using floats = Kokkos::View<float*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  return floats::shmem_size(n) + Align;
+  using elements = Kokkos::View<S*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  return elements::shmem_size(n) + Align;
 }
 
 // A result as a pixel: float as is; uint8 rounded to nearest (half to even, like cvRound) and
