@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/primitives.hpp"
@@ -68,12 +70,15 @@ pk::matrix_view<T, Exec> on(const T* data, std::int64_t rows, std::int64_t cols)
   return v;
 }
 
-template <class Policy, class Exec, class T>
-void check_policy(Exec space) {
-  // Shapes around the tiles, and multiples of 4 (rows of whole 16-byte packs: the vector loads).
-  const std::pair<std::int64_t, std::int64_t> mn[] = {{1, 1}, {8, 8}, {13, 9}, {17, 23}, {32, 24}};
+// Shapes around the tiles, and multiples of 4 (rows of whole 16-byte packs: the vector loads).
+constexpr std::pair<std::int64_t, std::int64_t> edge_shapes[] = {{1, 1}, {8, 8}, {13, 9}, {17, 23}, {32, 24}};
+constexpr std::int64_t edge_ks[] = {1, 4, 5, 19, 40};
+
+template <class Policy, class Exec, class T, std::size_t Shapes = 5, std::size_t Ks = 5>
+void check_policy(Exec space, const std::pair<std::int64_t, std::int64_t> (&mn)[Shapes] = edge_shapes,
+                  const std::int64_t (&ks)[Ks] = edge_ks) {
   for (const auto& shape : mn)
-    for (std::int64_t k : {1, 4, 5, 19, 40})
+    for (std::int64_t k : ks)
       for (pk::op op_a : {pk::op::none, pk::op::transpose})
         for (pk::op op_b : {pk::op::none, pk::op::transpose})
           for (double alpha : {1.0, 2.5, -0.5})
@@ -243,5 +248,24 @@ TEST_CASE("GEMM of doubles by warp tiles on the GPU: small tiles, every edge (Cu
   check_policy<small_mma_tiles<32, 16, 8, 16, 8, 8>, Kokkos::Cuda, double>(Kokkos::Cuda());
   check_policy<small_mma_tiles<32, 16, 16, 32, 8, 16>, Kokkos::Cuda, double>(Kokkos::Cuda());
   check_policy<d::gemm_policy<Kokkos::Cuda, double>, Kokkos::Cuda, double>(Kokkos::Cuda());
+}
+
+// The policies gemm_policy<Cuda, T> chooses by the shape of C, each over the edge shapes and over
+// several of its block tiles with K in parts (split-K), whichever shape would choose it.
+template <class Policy, class T>
+void check_cuda_policy() {
+  const std::pair<std::int64_t, std::int64_t> tiles[] = {{150, 140}, {33, 300}};
+  const std::int64_t ks[] = {70, 1100};
+  check_policy<Policy, Kokkos::Cuda, T>(Kokkos::Cuda());
+  check_policy<Policy, Kokkos::Cuda, T>(Kokkos::Cuda(), tiles, ks);
+}
+
+TEST_CASE_TEMPLATE("GEMM by each of the GPU's policies for a shape of C (Cuda)", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  using policy = d::gemm_policy<Kokkos::Cuda, T>;
+  check_cuda_policy<policy, T>();
+  if constexpr (d::chooses_by_shape<policy>) check_cuda_policy<typename policy::few_tiles, T>();
+  if constexpr (std::is_same_v<T, float>) check_cuda_policy<typename policy::few_rows, T>();
 }
 #endif

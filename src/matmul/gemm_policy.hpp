@@ -7,6 +7,8 @@
 // reads its operands from there), launch (Kokkos' TeamPolicy traits: schedule, launch bounds) and
 // split_k (when K is cut into parts for more teams: split_k.hpp). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
 
 #include "matmul/copy_panels.hpp"
 #include "matmul/gemm_fragments.hpp"
@@ -18,6 +20,22 @@ namespace pk::detail {
 
 template <class Exec, class T>
 struct gemm_policy;
+
+// A policy may choose another for the shape of C (smaller block tiles where C has few of its own
+// on a large GPU): it then says by_shape = true and names for_shape(space, m, n, f), which calls
+// f(P{}) with the policy P for C of m x n. Otherwise it serves every shape.
+template <class Policy, class = void>
+inline constexpr bool chooses_by_shape = false;
+template <class Policy>
+inline constexpr bool chooses_by_shape<Policy, std::void_t<decltype(Policy::by_shape)>> = Policy::by_shape;
+
+template <class Policy, class Exec, class F>
+void with_shape_policy(const Exec& space, std::int64_t m, std::int64_t n, F&& f) {
+  if constexpr (chooses_by_shape<Policy>)
+    Policy::for_shape(space, m, n, f);
+  else
+    f(Policy{});
+}
 
 // The host vector register width the compiler targets: the thread tile's rows are ThreadN values,
 // two vector registers wide, so that ThreadM x 2 accumulator registers plus the operands fit in the
