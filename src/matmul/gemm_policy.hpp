@@ -68,11 +68,24 @@ struct simd_vector {
 // together they stay in the per-core L2 cache (2 MiB here), while one thread tile's B panel
 // (TileK x ThreadN) stays in L1 as the thread walks down the A panels. Teams go to threads
 // dynamically (block tiles at C's edges are cheaper).
-template <class T>
+// Block tiles of BlocksM thread tiles down; C with fewer than 32 of the 32-high ones (sgemm
+// 2048^2 has 24: with 16 threads, two rounds of which the second runs half of them) takes 8-high
+// ones: four times as many tiles for the threads to share. The choice depends on the shape
+// alone, so that Serial and OpenMP run the same tiles (the same bits).
+template <class T, int BlocksM = 32>
 struct host_gemm_policy {
   static constexpr int ThreadM = host_thread_m;
   static constexpr int ThreadN = 2 * host_vector_bytes / static_cast<int>(sizeof(T));
-  static constexpr int TileM = 32 * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
+  static constexpr int TileM = BlocksM * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
+  using few_tiles = host_gemm_policy<T, 8>;
+  static constexpr bool by_shape = BlocksM == 32;
+  template <class Exec, class F>
+  static void for_shape(const Exec&, std::int64_t m, std::int64_t n, F&& f) {
+    if (((m + TileM - 1) / TileM) * ((n + TileN - 1) / TileN) < 32)
+      f(few_tiles{});
+    else
+      f(host_gemm_policy{});
+  }
   using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, ThreadM, ThreadN, false>;
   template <class Gemm>
   using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, ThreadM, 0>, staged_tile_layout<TileN, TileK, ThreadN, 0>,
