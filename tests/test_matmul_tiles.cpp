@@ -260,22 +260,14 @@ TEST_CASE("GEMM of doubles by warp tiles on the GPU: small tiles, every edge (Cu
   check_policy<d::gemm_policy<Kokkos::Cuda, double>, Kokkos::Cuda, double>(Kokkos::Cuda());
 }
 
-// The policies gemm_policy<Cuda, T> chooses by the shape of C, each over the edge shapes and over
-// several of its block tiles with K in parts (split-K), whichever shape would choose it.
-template <class Policy, class T>
-void check_cuda_policy() {
-  const std::pair<std::int64_t, std::int64_t> tiles[] = {{150, 140}, {33, 300}};
-  const std::int64_t ks[] = {70, 1100};
-  check_policy<Policy, Kokkos::Cuda, T>(Kokkos::Cuda());
-  check_policy<Policy, Kokkos::Cuda, T>(Kokkos::Cuda(), tiles, ks);
-}
-
-TEST_CASE_TEMPLATE("GEMM by each of the GPU's policies for a shape of C (Cuda)", T, float, double) {
+// The GPU's policy (gemm_policy<Cuda, T>) over the edge shapes and over several of its block
+// tiles with K in parts (split-K).
+TEST_CASE_TEMPLATE("GEMM by the GPU's policy: edges, several tiles, split-K (Cuda)", T, float, double) {
   const auto seed = pk_test::seed();
   CAPTURE(seed);
-  using policy = d::gemm_policy<Kokkos::Cuda, T>;
-  check_cuda_policy<policy, T>();
-  if constexpr (d::chooses_by_shape<policy>) check_cuda_policy<typename policy::few_tiles, T>();
-  if constexpr (std::is_same_v<T, float>) check_cuda_policy<typename policy::few_rows, T>();
+  const std::pair<std::int64_t, std::int64_t> tiles[] = {{150, 140}, {33, 300}};
+  const std::int64_t ks[] = {70, 1100};
+  check_policy<d::gemm_policy<Kokkos::Cuda, T>, Kokkos::Cuda, T>(Kokkos::Cuda());
+  check_policy<d::gemm_policy<Kokkos::Cuda, T>, Kokkos::Cuda, T>(Kokkos::Cuda(), tiles, ks);
 }
 #endif

@@ -11,7 +11,6 @@
 // The padding of each staged row (16 bytes) shifts consecutive K rows by 4 banks, which keeps the
 // transposing stores of A conflict-free while rows stay 16-byte aligned for pack loads.
 #include <Kokkos_Core.hpp>
-#include <cstdint>
 
 #include "core/pack.hpp"
 #include "matmul/copy_prefetch.hpp"
@@ -43,15 +42,6 @@ struct cuda_gemm_policy {
   using split_k = split_k_occupancy<2048 / MinTeams, 8>;
 };
 
-// The GPU's multiprocessors (Kokkos counts 2048 threads of each as its concurrency).
-inline std::int64_t cuda_multiprocessors(const Kokkos::Cuda& space) {
-  const std::int64_t sms = static_cast<std::int64_t>(space.concurrency()) / 2048;
-  return sms > 0 ? sms : 1;
-}
-inline std::int64_t block_tiles(std::int64_t m, std::int64_t n, int tile_m, int tile_n) {
-  return ((m + tile_m - 1) / tile_m) * ((n + tile_n - 1) / tile_n);
-}
-
 // double on the FP64 tensor cores: TileM x TileN block tiles of warp tiles of WarpM x WarpN, each
 // warp multiplying by mma.sync.m16n8kK (cuda_primitives::warp_mma), two stages through registers
 // as above. Rows padded by 4 doubles (TileM + 4 = 4 mod 16): the 4 k's of a fragment load land on
@@ -70,46 +60,22 @@ struct cuda_mma_gemm_policy {
   using split_k = split_k_occupancy<2048 / MinTeams, 8>;
 };
 
-// float: 128 x 128 blocks of 8 x 8 thread tiles, two teams an SM. C with fewer of those than the
-// GPU has SMs takes 64 x 64 blocks of 4 x 4 (four teams an SM), and C of at most 32 rows (a row
-// or a few times a matrix) 32 x 128 blocks; both cut K as above. pk_tune gemm on the H100
-// (2026-12-06), ratio to cublasSgemm, 128 x 128 -> the shape's policy: 256^3 0.58 -> 0.79,
-// 200x300x170 0.58 -> 0.98, 4096x64x4096 0.43 -> 0.67, 1x4096x4096 0.21 -> 0.51 (64 x 32 blocks:
-// 0.80, 1.00, 0.62, 0.29).
+// float: 128 x 128 blocks of 8 x 8 thread tiles, two teams an SM, for every shape. Smaller blocks
+// for C with few of these (pk_tune gemm, H100, 2026-12-06, ratio to cublasSgemm, 128 x 128 against
+// the best other): 256^3 0.58 against 0.79-0.80 (64 x 64 or 64 x 32 blocks of 4 x 4), 200x300x170
+// 0.58 against 0.98-1.00, 4096x64x4096 0.43 against 0.67 (64 x 64), 1x4096x4096 0.21 against 0.51
+// (32 x 128). Those are not chosen yet: gemm_policy can choose by shape (gemm_policy.hpp's
+// for_shape, as the host's does) and will once they have passed test_matmul_tiles on a GPU.
 template <>
-struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {
-  using few_tiles = cuda_gemm_policy<float, 64, 64, 4, 4, 4>;
-  using few_rows = cuda_gemm_policy<float, 32, 128, 4, 4, 4>;
-  static constexpr bool by_shape = true;
-  template <class F>
-  static void for_shape(const Kokkos::Cuda& space, std::int64_t m, std::int64_t n, F&& f) {
-    if (m <= few_rows::TileM)
-      f(few_rows{});
-    else if (block_tiles(m, n, TileM, TileN) < cuda_multiprocessors(space))
-      f(few_tiles{});
-    else
-      f(gemm_policy{});
-  }
-};
+struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {};
 // Doubles: on Hopper (the f64 mma.sync shapes need sm_90) 128 x 64 x 8 blocks of 64 x 32 warp
 // tiles by m16n8k8, two teams an SM (H100, 2026-12-06: 0.67 / 0.66 / 0.81 of cublasDgemm at 4096^3,
 // 8192^3, 5000x3000x7001; 128 x 128 blocks at one team an SM 0.64 / 0.65 / 0.72, m16n8k4 0.01-0.02
-// below m16n8k8); C with fewer than 16 of those blocks, 32 x 64 blocks of 16 x 32 warp tiles
-// (pk_tune gemm, H100: 256^3 0.61 -> 0.71; 4096x64x4096, 32 blocks, stays: 0.46 against 0.42).
-// Other GPUs the FP64 FMAs' 64 x 64 x 16 of 4 x 4 thread tiles.
+// below m16n8k8; at 256^3 32 x 64 blocks of 16 x 32 warp tiles measured 0.71 against 0.61, not
+// chosen yet, as above). Other GPUs the FP64 FMAs' 64 x 64 x 16 of 4 x 4 thread tiles.
 #if defined(KOKKOS_ARCH_HOPPER90)
 template <>
-struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2> {
-  using few_tiles = cuda_mma_gemm_policy<32, 64, 8, 16, 32, 8, 4>;
-  static constexpr bool by_shape = true;
-  template <class F>
-  static void for_shape(const Kokkos::Cuda&, std::int64_t m, std::int64_t n, F&& f) {
-    if (block_tiles(m, n, TileM, TileN) < 16)
-      f(few_tiles{});
-    else
-      f(gemm_policy{});
-  }
-};
+struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2> {};
 #else
 template <>
 struct gemm_policy<Kokkos::Cuda, double> : cuda_gemm_policy<double, 64, 64, 4, 4, 2> {};
