@@ -7,8 +7,6 @@
 // reads its operands from there), launch (Kokkos' TeamPolicy traits: schedule, launch bounds) and
 // split_k (when K is cut into parts for more teams: split_k.hpp). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
 #include <Kokkos_Core.hpp>
-#include <cstdint>
-#include <type_traits>
 
 #include "matmul/copy_panels.hpp"
 #include "matmul/gemm_fragments.hpp"
@@ -20,22 +18,6 @@ namespace pk::detail {
 
 template <class Exec, class T>
 struct gemm_policy;
-
-// A policy may choose another for the shape of C (smaller block tiles where C has few of its own
-// on a large GPU): it then says by_shape = true and names for_shape(space, m, n, f), which calls
-// f(P{}) with the policy P for C of m x n. Otherwise it serves every shape.
-template <class Policy, class = void>
-inline constexpr bool chooses_by_shape = false;
-template <class Policy>
-inline constexpr bool chooses_by_shape<Policy, std::void_t<decltype(Policy::by_shape)>> = Policy::by_shape;
-
-template <class Policy, class Exec, class F>
-void with_shape_policy(const Exec& space, std::int64_t m, std::int64_t n, F&& f) {
-  if constexpr (chooses_by_shape<Policy>)
-    Policy::for_shape(space, m, n, f);
-  else
-    f(Policy{});
-}
 
 // The host vector register width the compiler targets: the thread tile's rows are ThreadN values,
 // two vector registers wide, so that ThreadM x 2 accumulator registers plus the operands fit in the
@@ -68,24 +50,11 @@ struct simd_vector {
 // together they stay in the per-core L2 cache (2 MiB here), while one thread tile's B panel
 // (TileK x ThreadN) stays in L1 as the thread walks down the A panels. Teams go to threads
 // dynamically (block tiles at C's edges are cheaper).
-// Block tiles of BlocksM thread tiles down; C with fewer than 32 of the 32-high ones (sgemm
-// 2048^2 has 24: with 16 threads, two rounds of which the second runs half of them) takes 8-high
-// ones: four times as many tiles for the threads to share. The choice depends on the shape
-// alone, so that Serial and OpenMP run the same tiles (the same bits).
-template <class T, int BlocksM = 32>
+template <class T>
 struct host_gemm_policy {
   static constexpr int ThreadM = host_thread_m;
   static constexpr int ThreadN = 2 * host_vector_bytes / static_cast<int>(sizeof(T));
-  static constexpr int TileM = BlocksM * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
-  using few_tiles = host_gemm_policy<T, 8>;
-  static constexpr bool by_shape = BlocksM == 32;
-  template <class Exec, class F>
-  static void for_shape(const Exec&, std::int64_t m, std::int64_t n, F&& f) {
-    if (((m + TileM - 1) / TileM) * ((n + TileN - 1) / TileN) < 32)
-      f(few_tiles{});
-    else
-      f(host_gemm_policy{});
-  }
+  static constexpr int TileM = 32 * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
   using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, ThreadM, ThreadN, false>;
   template <class Gemm>
   using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, ThreadM, 0>, staged_tile_layout<TileN, TileK, ThreadN, 0>,
