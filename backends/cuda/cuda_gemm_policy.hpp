@@ -64,8 +64,8 @@ struct cuda_mma_gemm_policy {
 // for C with few of these (pk_tune gemm, H100, 2026-12-06, ratio to cublasSgemm, 128 x 128 against
 // the best other): 256^3 0.58 against 0.79-0.80 (64 x 64 or 64 x 32 blocks of 4 x 4), 200x300x170
 // 0.58 against 0.98-1.00, 4096x64x4096 0.43 against 0.67 (64 x 64), 1x4096x4096 0.21 against 0.51
-// (32 x 128). Those are not chosen yet: gemm_policy can choose by shape (gemm_policy.hpp's
-// for_shape, as the host's does) and will once they have passed test_matmul_tiles on a GPU.
+// (32 x 128). Not chosen yet: choosing a policy by shape needs them checked on a GPU first
+// (test_matmul_tiles), which this measurement did not do.
 template <>
 struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {};
 // Doubles: on Hopper (the f64 mma.sync shapes need sm_90) 128 x 64 x 8 blocks of 64 x 32 warp
