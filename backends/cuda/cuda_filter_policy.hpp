@@ -34,13 +34,16 @@ struct cuda_filter_policy {
   // Register columns: each thread a block of 4 rows x 1 element, sliding down its window, so a
   // K x K stencil costs (4 + 2R) x K scratch reads per 4 outputs. The one-channel float
   // convolutions go by quads of 4 x 4 outputs read as 16-byte quads: on the H200 that halved the
-  // instructions a pixel (3x3: 0.71 -> 0.81 of copy bandwidth). (uint8 by quads went past 100
-  // registers; Sobel and the separable passes are not measured by quads.)
+  // instructions a pixel (3x3: 0.71 -> 0.81 of copy bandwidth). (Float Sobel and separable
+  // passes are not measured by quads.)
   template <class T, class Op>
   static constexpr int R = radius_of<decltype(Op::radius)>::value;
   // uint8 tiles up to radius 3 stay uint8 in scratch (staged_as_pixels below) and go by quads of
   // 4 x 4 outputs for every operation and 1-4 channels: a window row is read as 32-bit words,
-  // each byte widened once per row, and each result row leaves as one 32-bit store.
+  // each byte widened once per row, and each result row leaves as one 32-bit store. H100, one
+  // run: RGB 3x3 0.29 -> 0.55 of copy bandwidth, Gaussian 5x5 0.18 -> 0.30, against floats in
+  // scratch staged element by element, blocks of 4 x 1 (packs of 16 pixels converted to floats had
+  // taken those kernels past 100 registers). Larger radii stay so.
   template <class T, class Op>
   static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
   template <class T, class Op>
@@ -51,9 +54,7 @@ struct cuda_filter_policy {
   // 3x3 or 5x5 tile (34 or 36 rows of 66 packs) in one round trip. From radius 2 the packs go by
   // cp.async instead (no registers, L1 bypassed): 5x5 0.68 -> 0.74 of copy bandwidth and the
   // separable 5x5 0.62 -> 0.67 on the H200 (ncu: L2 hit rate 60% -> 73%), while the 3x3 and Sobel
-  // lost 0.04-0.06 that way. uint8 goes element by element: packs of 16 pixels, converted to 16
-  // floats each, took its kernels past 100 registers and measured slower (RGB 3x3: 0.16 against
-  // 0.22).
+  // lost 0.04-0.06 that way.
   template <class T, class Op>
   using packs = staged_by_packs<team, 2, 4,
                                 std::conditional_t<(R<T, Op> >= 2), copy_asynchronously<primitives>,
