@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/pack.hpp"
 #include "core/unroll.hpp"
@@ -57,6 +58,20 @@ struct portable_warp_mma {
   }
 };
 
+// A result as a pixel: float as is; uint8 rounded to nearest (half to even, like cvRound) and
+// saturated to 0..255 like cv::saturate_cast (NaN gives 0). The one rounding rule of the filters'
+// uint8 results (a backend's narrow_to_bytes computes the same).
+template <class T>
+KOKKOS_INLINE_FUNCTION T to_pixel(float v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return v;
+  } else {
+    v = v > 0.f ? v : 0.f;
+    v = v < 255.f ? v : 255.f;
+    return static_cast<T>(static_cast<int>(rintf(v)));
+  }
+}
+
 struct portable_primitives {
   // 16 bytes (a pack of E) from global memory into team scratch, unchanged, possibly
   // asynchronously: complete, for the thread that asked, after wait_copies(). Here: at once.
@@ -81,16 +96,11 @@ struct portable_primitives {
     PK_UNROLL
     for (int k = 0; k < 4; ++k) v[k] = static_cast<float>(p.v[k]);
   }
-  // Four results as 8-bit pixels in one word: rounded to nearest, ties to even (cvRound), and
-  // saturated to 0..255 (cv::saturate_cast); NaN gives 0.
+  // Four results as 8-bit pixels in one word, each as to_pixel<uint8_t> makes it.
   KOKKOS_INLINE_FUNCTION static pack<std::uint8_t, 4> narrow_to_bytes(const float (&v)[4]) {
     pack<std::uint8_t, 4> p;
     PK_UNROLL
-    for (int k = 0; k < 4; ++k) {
-      float x = v[k] > 0.f ? v[k] : 0.f;
-      x = x < 255.f ? x : 255.f;
-      p.v[k] = static_cast<std::uint8_t>(static_cast<int>(rintf(x)));
-    }
+    for (int k = 0; k < 4; ++k) p.v[k] = to_pixel<std::uint8_t>(v[k]);
     return p;
   }
 

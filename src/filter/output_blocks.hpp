@@ -156,10 +156,7 @@ KOKKOS_INLINE_FUNCTION void store_block(T* image, const tile_grid& g, const tile
     T* at = dst + o * row_stride;
     if constexpr (one_word) {
       if (as_pack) {
-        float v[4];
-        PK_UNROLL
-        for (int q = 0; q < 4; ++q) v[q] = acc[o][q];
-        Primitives::store_streaming(reinterpret_cast<pack<std::uint8_t, 4>*>(at), Primitives::narrow_to_bytes(v));
+        Primitives::store_streaming(reinterpret_cast<pack<std::uint8_t, 4>*>(at), Primitives::narrow_to_bytes(acc[o]));
         continue;
       }
     } else if constexpr (one_pack) {

@@ -18,6 +18,8 @@
 
 #include <pk/filter.hpp>
 
+#include "core/primitives.hpp"
+
 namespace pk::detail {
 
 // One output tile: rows [y0, y0+h), columns [x0, x0+w) of the image.
@@ -110,19 +112,6 @@ template <int Align, class Exec, class S = float>
 std::size_t aligned_scratch_bytes(std::int64_t n) {
   using elements = Kokkos::View<S*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   return elements::shmem_size(n) + Align;
-}
-
-// A result as a pixel: float as is; uint8 rounded to nearest (half to even, like cvRound) and
-// saturated to 0..255 like cv::saturate_cast (NaN gives 0).
-template <class T>
-KOKKOS_INLINE_FUNCTION T to_pixel(float v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return v;
-  } else {
-    v = v > 0.f ? v : 0.f;
-    v = v < 255.f ? v : 255.f;
-    return static_cast<T>(static_cast<int>(rintf(v)));
-  }
 }
 
 }  // namespace pk::detail
