@@ -4,6 +4,7 @@
 // of radius 0 to 3, odd shapes and every border mode.
 #include <pk/filter.hpp>
 
+#include <cstddef>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -19,6 +20,20 @@ namespace filter_policy_checks {
 
 namespace d = pk::detail;
 using filter_ref::image_shape;
+
+// What the test policies share: the portable primitives, no scratch limit, a kernel per radius,
+// no launch bounds, a tile's work inlined. Each names its team, tiles, schedule and staging.
+struct host_test_policy {
+  using primitives = d::portable_primitives;
+  static constexpr std::size_t ScratchLimit = 0;
+  static constexpr bool FixedRadius = true;
+  template <class T, class Op>
+  static constexpr int teams_per_sm = 0;
+  template <class F>
+  KOKKOS_INLINE_FUNCTION static void run_tile(const F& f) {
+    f();
+  }
+};
 
 template <class Op>
 inline constexpr bool is_conv2d = false;

@@ -14,22 +14,13 @@ using filter_policy_checks::check_policy;
 // quads of 2 x 4 outputs for 1-4 channels (radius up to 3: all tested here). Team: Size threads
 // in lanes of Lanes (uint8 only: the suite runs no float kernel with it).
 template <int Size, int Lanes>
-struct pixel_quads {
-  using primitives = d::portable_primitives;
+struct pixel_quads : filter_policy_checks::host_test_policy {
   using team = d::team_shape<Size, Lanes>;
   static constexpr int TileW = 16, TileH = 4;
-  static constexpr std::size_t ScratchLimit = 0;
-  static constexpr bool FixedRadius = true;
   template <class T, class Op>
   using schedule = d::output_blocks<team, 2, 4, true, 4>;
   template <class T, class Op>
   using staging = d::staged_by_packs<team, 1, 2, d::copy_asynchronously<primitives>, d::staged_as_pixels>;
-  template <class T, class Op>
-  static constexpr int teams_per_sm = 0;
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void run_tile(const F& f) {
-    f();
-  }
 };
 
 }  // namespace

@@ -14,22 +14,13 @@ using filter_policy_checks::is_conv2d;
 
 // One thread, 8 x 4 tiles in row groups of 2, quads for one-channel float convolutions, element
 // staging two rows x four elements at a time.
-struct one_thread {
-  using primitives = d::portable_primitives;
+struct one_thread : filter_policy_checks::host_test_policy {
   using team = d::team_shape<1, 1>;
   static constexpr int TileW = 8, TileH = 4;
-  static constexpr std::size_t ScratchLimit = 0;
-  static constexpr bool FixedRadius = true;
   template <class T, class Op>
   using schedule = d::output_blocks<team, 2, 1, is_conv2d<Op>>;
   template <class T, class Op>
   using staging = d::staged_by_elements<team, 2, 4>;
-  template <class T, class Op>
-  static constexpr int teams_per_sm = 0;
-  template <class F>
-  KOKKOS_INLINE_FUNCTION static void run_tile(const F& f) {
-    f();
-  }
 };
 
 // Two groups of one lane, groups of 3 rows (tiles of 6 rows), and a scratch limit so small that
