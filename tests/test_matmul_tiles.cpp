@@ -6,6 +6,7 @@
 // sum). The CUDA policy (backends/cuda/cuda_gemm_policy.hpp) takes these paths with its own numbers.
 #include <pk/matmul.hpp>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -267,5 +268,38 @@ TEST_CASE_TEMPLATE("GEMM by the GPU's policy: edges, several tiles, split-K (Cud
   const std::int64_t ks[] = {70, 1100};
   check_policy<d::gemm_policy<Kokkos::Cuda, T>, Kokkos::Cuda, T>(Kokkos::Cuda());
   check_policy<d::gemm_policy<Kokkos::Cuda, T>, Kokkos::Cuda, T>(Kokkos::Cuda(), tiles, ks);
+}
+
+// Each policy the GPU chooses by shape (gemm_policy<Cuda, T>::for_shape), over the edge shapes and
+// over several of its block tiles with K in parts; and pk::gemm on shapes that choose each.
+TEST_CASE_TEMPLATE("GEMM by each of the GPU's policies by shape (Cuda)", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  const std::pair<std::int64_t, std::int64_t> tiles[] = {{150, 140}, {33, 300}};
+  const std::int64_t ks[] = {70, 1100};
+  const Kokkos::Cuda space;
+  for (const auto& shape : {std::array<std::int64_t, 3>{1, 4096, 4096}, {256, 256, 256}, {200, 300, 170},
+                            {4096, 64, 4096}, {4096, 4096, 64}}) {
+    CAPTURE(shape[0]);
+    CAPTURE(shape[1]);
+    d::with_shape_policy<d::gemm_policy<Kokkos::Cuda, T>>(space, shape[0], shape[1], shape[2], [&](auto chosen) {
+      using policy = typename decltype(chosen)::type;
+      CAPTURE(policy::TileM);
+      CAPTURE(policy::TileN);
+      check_policy<policy, Kokkos::Cuda, T>(space);
+      check_policy<policy, Kokkos::Cuda, T>(space, tiles, ks);
+    });
+    const std::int64_t m = shape[0], n = shape[1], k = shape[2] / 8;  // K shortened: the host reference's time
+    const pk_test::gemm_case<T> g(pk::op::none, pk::op::transpose, m, n, k);
+    const auto c_before = pk_test::random_vector<T>(m * n);
+    auto c = c_before;
+    const auto a = on<Kokkos::Cuda>(g.a.data(), m, k), b = on<Kokkos::Cuda>(g.b.data(), n, k);
+    const auto cv = on<Kokkos::Cuda>(c.data(), m, n);
+    pk::gemm(space, pk::op::none, pk::op::transpose, T(1.5), pk::matrix_view<const T, Kokkos::Cuda>(a),
+             pk::matrix_view<const T, Kokkos::Cuda>(b), T(-0.5), cv);
+    space.fence();
+    Kokkos::deep_copy(Kokkos::View<T**, Kokkos::LayoutRight, Kokkos::HostSpace>(c.data(), m, n), cv);
+    CHECK(pk_test::gemm_errors(g, 1.5, -0.5, c_before, c) == 0);
+  }
 }
 #endif

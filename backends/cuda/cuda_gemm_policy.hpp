@@ -11,6 +11,7 @@
 // The padding of each staged row (16 bytes) shifts consecutive K rows by 4 banks, which keeps the
 // transposing stores of A conflict-free while rows stay 16-byte aligned for pack loads.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 
 #include "core/pack.hpp"
 #include "matmul/copy_prefetch.hpp"
@@ -19,6 +20,7 @@
 #include "matmul/gemm_policy.hpp"
 #include "matmul/gemm_staging.hpp"
 #include "matmul/split_k.hpp"
+#include "cuda/cuda_multiprocessors.hpp"
 #include "cuda/cuda_primitives.hpp"
 #include "cuda/cuda_streams.hpp"
 
@@ -60,22 +62,45 @@ struct cuda_mma_gemm_policy {
   using split_k = split_k_occupancy<2048 / MinTeams, 8>;
 };
 
-// float: 128 x 128 blocks of 8 x 8 thread tiles, two teams an SM, for every shape. Smaller blocks
-// for C with few of these (pk_tune gemm, H100, 2026-12-06, ratio to cublasSgemm, 128 x 128 against
-// the best other): 256^3 0.58 against 0.79-0.80 (64 x 64 or 64 x 32 blocks of 4 x 4), 200x300x170
-// 0.58 against 0.98-1.00, 4096x64x4096 0.43 against 0.67 (64 x 64), 1x4096x4096 0.21 against 0.51
-// (32 x 128). Not chosen yet: choosing a policy by shape needs them checked on a GPU first
-// (test_matmul_tiles), which this measurement did not do.
+// float: 128 x 128 blocks of 8 x 8 thread tiles, two teams an SM, where C has a block tile for
+// every multiprocessor; else smaller blocks of 4 x 4 thread tiles, four teams an SM: 32 x 128 for a
+// C of at most 32 rows (GEMV-like), 64 x 64 otherwise (pk_tune gemm, H100, 2026-12-06, ratio to
+// cublasSgemm, 128 x 128 against the chosen: 256^3 0.58 against 0.80, 200x300x170 0.58 against
+// 0.98, 4096x64x4096 0.43 against 0.67, 1x4096x4096 0.21 against 0.51).
 template <>
-struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {};
+struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {
+  using large = cuda_gemm_policy<float, 128, 128, 8, 8, 2>;
+  using few_rows = cuda_gemm_policy<float, 32, 128, 4, 4, 4>;
+  using few_tiles = cuda_gemm_policy<float, 64, 64, 4, 4, 4>;
+  template <class Run>
+  static void for_shape(const Kokkos::Cuda& space, std::int64_t m, std::int64_t n, std::int64_t, Run&& run) {
+    if (m <= few_rows::TileM)
+      run(policy_tag<few_rows>{});
+    else if (((m + 127) / 128) * ((n + 127) / 128) < cuda_multiprocessors(space))
+      run(policy_tag<few_tiles>{});
+    else
+      run(policy_tag<large>{});
+  }
+};
 // Doubles: on Hopper (the f64 mma.sync shapes need sm_90) 128 x 64 x 8 blocks of 64 x 32 warp
 // tiles by m16n8k8, two teams an SM (H100, 2026-12-06: 0.67 / 0.66 / 0.81 of cublasDgemm at 4096^3,
 // 8192^3, 5000x3000x7001; 128 x 128 blocks at one team an SM 0.64 / 0.65 / 0.72, m16n8k4 0.01-0.02
-// below m16n8k8; at 256^3 32 x 64 blocks of 16 x 32 warp tiles measured 0.71 against 0.61, not
-// chosen yet, as above). Other GPUs the FP64 FMAs' 64 x 64 x 16 of 4 x 4 thread tiles.
+// below m16n8k8). C with fewer than 16 of those blocks: 32 x 64 blocks of 16 x 32 warp tiles, four
+// teams an SM (256^3: 0.71 against 0.61; at 4096x64x4096 the large blocks were best). Other GPUs
+// the FP64 FMAs' 64 x 64 x 16 of 4 x 4 thread tiles.
 #if defined(KOKKOS_ARCH_HOPPER90)
 template <>
-struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2> {};
+struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2> {
+  using large = cuda_mma_gemm_policy<128, 64, 8, 64, 32, 8, 2>;
+  using few_tiles = cuda_mma_gemm_policy<32, 64, 8, 16, 32, 8, 4>;
+  template <class Run>
+  static void for_shape(const Kokkos::Cuda&, std::int64_t m, std::int64_t n, std::int64_t, Run&& run) {
+    if (((m + 127) / 128) * ((n + 63) / 64) < 16)
+      run(policy_tag<few_tiles>{});
+    else
+      run(policy_tag<large>{});
+  }
+};
 #else
 template <>
 struct gemm_policy<Kokkos::Cuda, double> : cuda_gemm_policy<double, 64, 64, 4, 4, 2> {};

@@ -7,6 +7,9 @@
 // reads its operands from there), launch (Kokkos' TeamPolicy traits: schedule, launch bounds) and
 // split_k (when K is cut into parts for more teams: split_k.hpp). host_gemm_policy is the CPUs' choice, backends/cuda/cuda_gemm_policy.hpp the GPU's.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "matmul/copy_panels.hpp"
 #include "matmul/gemm_fragments.hpp"
@@ -18,6 +21,35 @@ namespace pk::detail {
 
 template <class Exec, class T>
 struct gemm_policy;
+
+// Which policy runs a shape. A backend whose best tiles depend on the shape (the GPU's: C with few
+// large block tiles leaves multiprocessors idle) gives its gemm_policy a static
+// for_shape(space, m, n, k, run) that calls run(policy_tag<P>{}) with the policy P to run; for
+// others gemm_policy itself runs every shape.
+template <class Policy>
+struct policy_tag {
+  using type = Policy;
+};
+
+struct any_policy_run {
+  template <class Tag>
+  void operator()(Tag) const {}
+};
+
+template <class Policy, class Exec, class = void>
+struct chooses_by_shape : std::false_type {};
+template <class Policy, class Exec>
+struct chooses_by_shape<Policy, Exec,
+                        std::void_t<decltype(Policy::for_shape(std::declval<const Exec&>(), std::int64_t(), std::int64_t(),
+                                                               std::int64_t(), any_policy_run()))>> : std::true_type {};
+
+template <class Policy, class Exec, class Run>
+void with_shape_policy(const Exec& space, std::int64_t m, std::int64_t n, std::int64_t k, Run&& run) {
+  if constexpr (chooses_by_shape<Policy, Exec>::value)
+    Policy::for_shape(space, m, n, k, run);
+  else
+    run(policy_tag<Policy>{});
+}
 
 // The host vector register width the compiler targets: the thread tile's rows are ThreadN values,
 // two vector registers wide, so that ThreadM x 2 accumulator registers plus the operands fit in the

@@ -89,7 +89,9 @@ void gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const 
   const auto bytes = [](const auto& v) { return static_cast<std::int64_t>(v.span() * sizeof(T)); };
   require(!ranges_overlap(c.data(), bytes(c), a.data(), bytes(a)), who, "c shares memory with a (expected separate arrays)");
   require(!ranges_overlap(c.data(), bytes(c), b.data(), bytes(b)), who, "c shares memory with b (expected separate arrays)");
-  launch_gemm<Exec, T, gemm_policy<Exec, T>>(space, op_a, op_b, alpha, a, b, beta, c, k);
+  with_shape_policy<gemm_policy<Exec, T>>(space, m, n, k, [&](auto chosen) {
+    launch_gemm<Exec, T, typename decltype(chosen)::type>(space, op_a, op_b, alpha, a, b, beta, c, k);
+  });
 }
 
 // Host-array entry point: move the arrays to the backend, run, bring C back.
