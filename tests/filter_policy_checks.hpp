@@ -5,6 +5,7 @@
 #include <pk/filter.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -29,6 +30,8 @@ struct host_test_policy {
   static constexpr bool FixedRadius = true;
   template <class T, class Op>
   static constexpr int teams_per_sm = 0;
+  template <class Exec>
+  static std::int64_t min_tiles(const Exec&) { return 0; }
   template <class F>
   KOKKOS_INLINE_FUNCTION static void run_tile(const F& f) {
     f();

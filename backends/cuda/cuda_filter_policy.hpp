@@ -84,6 +84,9 @@ struct cuda_filter_policy {
   // would spill at 48 (68-716 bytes): no bounds there.
   template <class T, class Op>
   static constexpr int teams_per_sm = tensor_copies<T, Op> ? 4 : std::is_same_v<T, float> && R<T, Op> <= 3 ? 5 : 0;
+  // Small images keep their tiles (512x768 gray: 48 tiles of 256 x 32 for 132 multiprocessors)
+  // until `pk_tune small` has measured fewer, smaller tiles against them.
+  static std::int64_t min_tiles(const Kokkos::Cuda&) { return 0; }
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void run_tile(const F& f) {
     f();

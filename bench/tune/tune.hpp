@@ -10,7 +10,10 @@ using exec = Kokkos::DefaultExecutionSpace;
 
 // only: the sweeps whose kernel name (e.g. "conv 3x3 float") contains it; "" for all.
 void tune_filter(int runs, const std::string& only);
-void tune_gemm(int runs);
+void tune_gemm(int runs, const std::string& only);
+// Small images (512x768, 1080x1920): the CUDA policy's kernels with tiles shrunk to several a
+// multiprocessor.
+void tune_small(int runs);
 // What a call costs before its kernel does any work (tune_launch.cpp).
 void tune_launch(int runs);
 

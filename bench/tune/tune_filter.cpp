@@ -7,6 +7,8 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../bench_row.hpp"
 #include "../peers.hpp"
@@ -87,12 +89,13 @@ d::Conv2D<d::fixed<R>> conv2d(const pk::filter_kernel& k) {
 // scratch limit), with a fixed radius: no other radius is compiled.
 template <class T, class Tiles>
 void launch(kernel which, const pk::image_view<const T, exec>& in, const pk::image_view<T, exec>& out,
-            const pk::filter_kernel& k) {
+            const pk::filter_kernel& k, std::int64_t min_tiles = -1) {
   const auto b = pk::border::reflect101;
   exec space;
   const auto run = [&](auto op) {
     using Op = decltype(op);
-    d::run_tiles("tune", space, d::FilterTile<T, exec, Tiles, Op>{in, out, d::image_grid(in, int(op.radius)), b, op, {}});
+    d::run_tiles("tune", space, d::FilterTile<T, exec, Tiles, Op>{in, out, d::image_grid(in, int(op.radius)), b, op, {}},
+                 min_tiles);
   };
   if constexpr (is_only_7x7<Tiles>) {
     if (which != kernel::conv7) throw std::invalid_argument("7x7 shapes time the 7x7 only");
@@ -182,7 +185,47 @@ void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const 
   }
 }
 
+// Small images with the CUDA policy's kernels, their tiles shrunk until the image has at least
+// min_tiles = K x the multiprocessors (0: the policy's tiles), against copy bandwidth.
+template <class T>
+void sweep_small(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs) {
+  exec space;
+  pk_bench::random_stream rng;
+  pk::image_view<T, exec> in("in", h, w, c), out("out", h, w, c), copy("copy", h, w, c);
+  pk_bench::random_view(in, rng);
+  const auto t = pk_bench::measure(
+      space, [&] { pk_bench::peer_copy(space, copy.data(), in.data(), in.span() * sizeof(T)); }, runs);
+  const double copy_rate = 2.0 * double(in.span()) * sizeof(T) / (t.median_ms * 1e6);
+  const std::int64_t sms = space.concurrency() / 2048;
+  for (int per_sm : {0, 1, 2, 3, 4, 6, 8}) {
+    const auto ours = pk_bench::measure(space, [&] { launch<T, d::cuda_filter_policy>(which, in, out, k, per_sm * sms); }, runs);
+    const double rate = 2.0 * double(in.span()) * sizeof(T) / (ours.median_ms * 1e6);
+    std::printf("small %-26s %4dx%-4d min tiles %d/SM %8.4f ms (copy %8.4f ms)  ratio %.3f\n", what.c_str(), h, w, per_sm,
+                ours.median_ms, t.median_ms, rate / copy_rate);
+  }
+}
+
 }  // namespace
+
+void tune_small(int runs) {
+  pk_bench::random_stream rng;
+  std::vector<float> w3(9), w5(25);
+  for (float& x : w3) x = float(rng.unit() / 9);
+  for (float& x : w5) x = float(rng.unit() / 25);
+  const auto conv3 = pk::custom_kernel(3, w3), conv5 = pk::custom_kernel(5, w5);
+  for (const auto& hw : {std::pair<int, int>{512, 768}, {1080, 1920}}) {
+    const int h = hw.first, w = hw.second;
+    sweep_small<float>(h, w, 1, kernel::conv3, conv3, "conv 3x3 float", runs);
+    sweep_small<float>(h, w, 1, kernel::conv5, conv5, "conv 5x5 float", runs);
+    sweep_small<float>(h, w, 1, kernel::gaussian5_separable, pk::gaussian_kernel(5), "gaussian 5 (sep.) float", runs);
+    sweep_small<float>(h, w, 1, kernel::sobel, conv3, "sobel float", runs);
+    for (int c : {1, 3, 4}) {
+      const std::string what = c == 1 ? " uint8 gray" : c == 3 ? " uint8 RGB" : " uint8 RGBA";
+      sweep_small<std::uint8_t>(h, w, c, kernel::conv3, conv3, "conv 3x3" + what, runs);
+      sweep_small<std::uint8_t>(h, w, c, kernel::gaussian5_separable, pk::gaussian_kernel(5), "gaussian 5" + what, runs);
+    }
+  }
+}
 
 void tune_filter(int runs, const std::string& only) {
   pk_bench::random_stream rng;
@@ -213,8 +256,8 @@ void tune_filter(int runs, const std::string& only) {
 #undef PK_TUNE_FILTER_SHAPES
   // uint8 (gray, RGB) as the policy stages it, against other tiles, rows a thread and launch bounds.
 #define PK_TUNE_PIXEL_SHAPES \
-  pixel_tiles<256, 32, 4, 0>, pixel_tiles<256, 32, 4, 4>, pixel_tiles<256, 16, 4, 0>, pixel_tiles<512, 32, 4, 0>, \
-      pixel_tiles<256, 32, 8, 0>
+  pixel_tiles<256, 32, 4, 0>, pixel_tiles<512, 32, 4, 0>, pixel_tiles<1024, 32, 4, 0>, pixel_tiles<512, 64, 4, 0>, \
+      pixel_tiles<256, 64, 4, 0>
   for (int c : {1, 3}) {
     const std::string what = c == 1 ? " uint8 gray" : " uint8 RGB";
     sweep<std::uint8_t, PK_TUNE_PIXEL_SHAPES>(8192, 8192, c, kernel::conv3, conv3, "conv 3x3" + what, runs, only);

@@ -57,8 +57,14 @@ struct split : Tiles {
   static std::string name() { return Tiles::name() + " split-K"; }
 };
 
+// only: the sweeps whose name ("gemm float 1x4096x4096") contains it ("" for all).
+std::string only_gemm;
+
 template <class T, class... Shapes>
 void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
+  const std::string what = std::string("gemm ") + (sizeof(T) == 4 ? "float " : "double ") + std::to_string(m) + "x" +
+                           std::to_string(n) + "x" + std::to_string(k);
+  if (what.find(only_gemm) == std::string::npos) return;
   exec space;
   pk_bench::random_stream rng;
   pk::matrix_view<T, exec> a("a", m, k), b("b", k, n), c("c", m, n);
@@ -93,7 +99,8 @@ void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
 
 }  // namespace
 
-void tune_gemm(int runs) {
+void tune_gemm(int runs, const std::string& only) {
+  only_gemm = only;
   sweep<float, tiles<float, 128, 128, 8, 8, 8, 2>, tiles<float, 128, 128, 16, 8, 8, 2>,
         tiles<float, 128, 64, 16, 8, 8, 2>, tiles<float, 64, 64, 16, 4, 4, 4>>(8192, 8192, 8192, runs);
   sweep<float, tiles<float, 128, 128, 16, 8, 8, 2>, tiles<float, 128, 64, 16, 8, 8, 2>>(5000, 3000, 7001, runs);
@@ -109,8 +116,15 @@ void tune_gemm(int runs) {
   using f_64 = split<tiles<float, 64, 64, 16, 4, 4, 4>, 512>;
   using f_32x128 = split<tiles<float, 32, 128, 16, 4, 4, 4>, 512>;
   using f_64x32 = split<tiles<float, 64, 32, 16, 4, 4, 8>, 256>;
-  for (const auto& s : {std::array<std::int64_t, 3>{256, 256, 256}, {200, 300, 170}, {4096, 64, 4096}, {1, 4096, 4096}})
+  for (const auto& s : {std::array<std::int64_t, 3>{256, 256, 256}, {200, 300, 170}, {4096, 64, 4096}})
     sweep<float, f_large, f_64, f_32x128, f_64x32>(s[0], s[1], s[2], runs);
+  // GEMV-like (C of one row): blocks of 4 or 8 rows, B's columns wide, K cut into many parts.
+  using f_4x256 = split<tiles<float, 4, 256, 16, 4, 4, 4>, 256>;
+  using f_4x512 = split<tiles<float, 4, 512, 8, 4, 4, 4>, 256>;
+  using f_8x256 = split<tiles<float, 8, 256, 16, 4, 4, 4>, 256>;
+  using f_4x128 = split<tiles<float, 4, 128, 16, 4, 4, 8>, 128>;
+  for (const auto& s : {std::array<std::int64_t, 3>{1, 4096, 4096}, {16, 4096, 4096}})
+    sweep<float, f_32x128, f_4x256, f_4x512, f_8x256, f_4x128>(s[0], s[1], s[2], runs);
   using d_large = split<mma_tiles<128, 64, 8, 64, 32, 8, 2>, 1024>;
   using d_64 = split<mma_tiles<64, 64, 8, 32, 32, 8, 4>, 512>;
   using d_32x64 = split<mma_tiles<32, 64, 8, 16, 32, 8, 4>, 512>;

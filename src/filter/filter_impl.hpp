@@ -39,11 +39,13 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
   return in.extent(0) > 0 && in.extent(1) > 0;
 }
 
-// Launches FilterTile f, one team per output tile. Where team scratch is a GPU's shared memory
-// (Policy::ScratchLimit), the tile loses rows or columns until its scratch fits what a team may
-// use (wide halos of 4-channel images); on a host it stays as chosen.
+// Launches FilterTile f, one team per output tile. Where the image has fewer tiles than the
+// policy wants (min_tiles: small images on a GPU; -1 takes Policy::min_tiles(space)), tiles shrink
+// down to 32 x Rows so that more multiprocessors share the work. Where team scratch is a GPU's
+// shared memory (Policy::ScratchLimit), the tile loses rows or columns until its scratch fits
+// what a team may use (wide halos of 4-channel images); on a host it stays as chosen.
 template <class Functor, class Exec>
-void run_tiles(const char* label, const Exec& space, Functor f) {
+void run_tiles(const char* label, const Exec& space, Functor f, std::int64_t min_tiles = -1) {
   using policy = typename Functor::policy;
   using schedule = typename Functor::schedule;
   using T = typename Functor::value_type;
@@ -52,17 +54,23 @@ void run_tiles(const char* label, const Exec& space, Functor f) {
                             schedule::Rows, schedule::Cols, Functor::staging::template pack_elements<T>);
   };
   regrid(policy::TileH, policy::TileW);
+  // Halve the longer side (in elements, width counting as a quarter): a tile that stays
+  // roughly 4:1 keeps its halo, which is read twice, a small part of what it stages.
+  const auto shrink = [&] {
+    if ((f.grid.tile_w * f.grid.channels > 4 * f.grid.tile_h && f.grid.tile_w > 1) || f.grid.tile_h <= schedule::Rows)
+      regrid(f.grid.tile_h, f.grid.tile_w / 2);
+    else
+      regrid(f.grid.tile_h / 2, f.grid.tile_w);
+  };
+  if (min_tiles < 0) min_tiles = policy::min_tiles(space);
+  while (std::int64_t(f.grid.tiles_x) * f.grid.tiles_y < min_tiles && (f.grid.tile_w > 32 || f.grid.tile_h > schedule::Rows)) {
+    if (f.grid.tile_w <= 32) regrid(f.grid.tile_h / 2, f.grid.tile_w);
+    else shrink();
+  }
   if constexpr (policy::ScratchLimit > 0) {
     const auto limit = std::min<std::size_t>(
         policy::ScratchLimit, Kokkos::TeamPolicy<Exec>(space, 1, policy::team::Size).scratch_size_max(0));
-    // Halve the longer side (in elements, width counting as a quarter): a tile that stays
-    // roughly 4:1 keeps its halo, which is read twice, a small part of what it stages.
-    while (f.scratch_bytes() > limit && (f.grid.tile_h > schedule::Rows || f.grid.tile_w > 1)) {
-      if (f.grid.tile_w * f.grid.channels > 4 * f.grid.tile_h || f.grid.tile_h <= schedule::Rows)
-        regrid(f.grid.tile_h, f.grid.tile_w / 2);
-      else
-        regrid(f.grid.tile_h / 2, f.grid.tile_w);
-    }
+    while (f.scratch_bytes() > limit && (f.grid.tile_h > schedule::Rows || f.grid.tile_w > 1)) shrink();
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }

@@ -12,10 +12,13 @@
 //   staging<T, Op>              how a tile reaches scratch (stage_elements.hpp, stage_packs.hpp,
 //                               stage_boxes.hpp);
 //   teams_per_sm<T, Op>         launch bounds: at least that many teams an SM (0: none);
+//   min_tiles(space)            where an image has fewer tiles than that, they shrink (small
+//                               images on a GPU: more multiprocessors share the work; 0: never);
 //   run_tile(f)                 runs a team's work on its tile, f(): inlined, or (CPUs) outlined;
 // for the operation Op (stencils.hpp) on pixels of T. host_filter_policy is the CPUs' choice,
 // backends/cuda/cuda_filter_policy.hpp the GPU's.
 #include <cstddef>
+#include <cstdint>
 
 #include "core/primitives.hpp"
 #include "core/unroll.hpp"
@@ -52,6 +55,8 @@ struct host_filter_policy {
   using staging = staged_by_elements<team, 1, 1, true>;
   template <class T, class Op>
   static constexpr int teams_per_sm = 0;
+  template <class Exec>
+  static std::int64_t min_tiles(const Exec&) { return 0; }
   // A tile's work as a function of its own: inlined into Kokkos' loop over the tiles, GCC spilled
   // the blocks' accumulators to the stack in every pass of the separable filters (they ran 1.3x
   // slower); outlined it keeps them in registers.
