@@ -14,6 +14,8 @@ void tune_gemm(int runs, const std::string& only);
 // Small images (512x768, 1080x1920): the CUDA policy's kernels with tiles shrunk to several a
 // multiprocessor.
 void tune_small(int runs);
+// Float Sobel and separable filters by quads against the policy's columns (tune_quads.cpp).
+void tune_quads(int runs);
 // What a call costs before its kernel does any work (tune_launch.cpp).
 void tune_launch(int runs);
 
