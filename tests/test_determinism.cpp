@@ -6,6 +6,7 @@
 #include <pk/filter.hpp>
 #include <pk/matmul.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -91,13 +92,18 @@ TEST_CASE("filters repeat their bits: float and uint8, general and separable, So
 }
 
 TEST_CASE_TEMPLATE("gemm repeats its bits", T, float, double) {
-  const std::int64_t m = 300, n = 257, k = 513;  // several block tiles and K steps, ragged edges
-  const auto a = pk_test::random_vector<T>(m * k), b = pk_test::random_vector<T>(k * n), c0 = pk_test::random_vector<T>(m * n);
-  check_repeatable<T>(m * n, [&](pk::backend on, std::vector<T>& out) {
-    pk::gemm(on, pk::op::none, pk::op::none, m, n, k, T(1), a, b, T(0), out);
-  });
-  check_repeatable<T>(m * n, [&](pk::backend on, std::vector<T>& out) {
-    out = c0;  // beta != 0: C is read
-    pk::gemm(on, pk::op::transpose, pk::op::transpose, m, n, k, T(-0.5), a, b, T(2), out);
-  });
+  // Several block tiles and K steps, ragged edges; and a C of one large block tile, which OpenMP
+  // with more threads than that computes on smaller tiles (gemm_policy.hpp): Serial's bits still.
+  for (const auto& shape : {std::array<std::int64_t, 3>{300, 257, 513}, {100, 90, 300}}) {
+    const std::int64_t m = shape[0], n = shape[1], k = shape[2];
+    CAPTURE(m);
+    const auto a = pk_test::random_vector<T>(m * k), b = pk_test::random_vector<T>(k * n), c0 = pk_test::random_vector<T>(m * n);
+    check_repeatable<T>(m * n, [&](pk::backend on, std::vector<T>& out) {
+      pk::gemm(on, pk::op::none, pk::op::none, m, n, k, T(1), a, b, T(0), out);
+    });
+    check_repeatable<T>(m * n, [&](pk::backend on, std::vector<T>& out) {
+      out = c0;  // beta != 0: C is read
+      pk::gemm(on, pk::op::transpose, pk::op::transpose, m, n, k, T(-0.5), a, b, T(2), out);
+    });
+  }
 }

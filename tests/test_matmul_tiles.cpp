@@ -172,7 +172,8 @@ TEST_CASE_TEMPLATE("GEMM by the host's policy: one block tile and several (Seria
   CAPTURE(seed);
   const std::pair<std::int64_t, std::int64_t> tiles[] = {{400, 530}, {101, 60}};
   const std::int64_t ks[] = {3, 40};
-  check_policy<d::host_gemm_policy<T>, Kokkos::Serial, T>(Kokkos::Serial(), tiles, ks);
+  check_policy<typename d::host_gemm_policy<T>::large, Kokkos::Serial, T>(Kokkos::Serial(), tiles, ks);
+  check_policy<typename d::host_gemm_policy<T>::small, Kokkos::Serial, T>(Kokkos::Serial(), tiles, ks);
 }
 
 TEST_CASE_TEMPLATE("GEMM by register prefetch and packs, one thread: one and two tiles (Serial)", T, float, double) {

@@ -81,12 +81,12 @@ struct simd_vector {
 // once per K step (TileK = kc) and reused by TileN/ThreadN (resp. TileM/ThreadM) thread tiles;
 // together they stay in the per-core L2 cache (2 MiB here), while one thread tile's B panel
 // (TileK x ThreadN) stays in L1 as the thread walks down the A panels. Teams go to threads
-// dynamically (block tiles at C's edges are cheaper).
-template <class T>
-struct host_gemm_policy {
+// dynamically (block tiles at C's edges are cheaper). BlocksM x BlocksN thread tiles a block.
+template <class T, int BlocksM, int BlocksN>
+struct host_gemm_tiles {
   static constexpr int ThreadM = host_thread_m;
   static constexpr int ThreadN = 2 * host_vector_bytes / static_cast<int>(sizeof(T));
-  static constexpr int TileM = 32 * ThreadM, TileN = 16 * ThreadN, TileK = 256, TeamSize = 1;
+  static constexpr int TileM = BlocksM * ThreadM, TileN = BlocksN * ThreadN, TileK = 256, TeamSize = 1;
   using thread_tiles = thread_tile_layout<TileM, TileN, ThreadM, ThreadN, ThreadM, ThreadN, false>;
   template <class Gemm>
   using staging = staged_steps<Gemm, staged_tile_layout<TileM, TileK, ThreadM, 0>, staged_tile_layout<TileN, TileK, ThreadN, 0>,
@@ -98,6 +98,28 @@ struct host_gemm_policy {
   // that Serial and OpenMP cut alike (the same bits). Shorter parts cost more than they bring here:
   // their partial Cs leave the cache (1000x700x1500 in 3 parts took 2.5x as long on 2 cores).
   using split_k = split_k_teams<32, 8>;
+};
+
+// Blocks of 32 x 16 thread tiles (AVX-512 floats: 384 x 512), or of 8 x 8 where C has fewer of
+// those than the backend has threads (1000 x 700 is 6 large blocks, which left 10 of 16 cores idle:
+// sgemm 0.48 of OpenBLAS there), and K is too short for split-K (under 2 x 8 steps). Either way a
+// value of C sums the same K steps in the same order, and split-K (the one thing that changes
+// that order) is not in play: Serial and OpenMP give the same bits whatever their thread count.
+// On 2 cores the small blocks cost 10-20% (AVX2 doubles: 48 x 64, packing that no longer pays
+// for itself), so they are taken only where threads would otherwise idle.
+template <class T>
+struct host_gemm_policy : host_gemm_tiles<T, 32, 16> {
+  using large = host_gemm_tiles<T, 32, 16>;
+  using small = host_gemm_tiles<T, 8, 8>;
+  template <class Exec, class Run>
+  static void for_shape(const Exec& space, std::int64_t m, std::int64_t n, std::int64_t k, Run&& run) {
+    const std::int64_t blocks = ((m + large::TileM - 1) / large::TileM) * ((n + large::TileN - 1) / large::TileN);
+    const std::int64_t steps = (k + large::TileK - 1) / large::TileK;
+    if (blocks < static_cast<std::int64_t>(space.concurrency()) && steps < 2 * large::split_k::min_steps)
+      run(policy_tag<small>{});
+    else
+      run(policy_tag<large>{});
+  }
 };
 
 }  // namespace pk::detail
