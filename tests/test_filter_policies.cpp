@@ -12,13 +12,13 @@ namespace d = pk::detail;
 using filter_policy_checks::check_policy;
 using filter_policy_checks::is_conv2d;
 
-// One thread, 8 x 4 tiles in row groups of 2, quads for one-channel float convolutions, element
-// staging two rows x four elements at a time.
+// One thread, 8 x 4 tiles in row groups of 2, quads for every one-channel float operation (as the
+// CUDA policy), element staging two rows x four elements at a time.
 struct one_thread : filter_policy_checks::host_test_policy {
   using team = d::team_shape<1, 1>;
   static constexpr int TileW = 8, TileH = 4;
   template <class T, class Op>
-  using schedule = d::output_blocks<team, 2, 1, is_conv2d<Op>>;
+  using schedule = d::output_blocks<team, 2, 1, std::is_same_v<T, float>>;
   template <class T, class Op>
   using staging = d::staged_by_elements<team, 2, 4>;
 };
@@ -43,7 +43,7 @@ struct two_lanes_tensor_copies : one_thread {
   using team = d::team_shape<2, 2>;
   static constexpr int TileW = 16, TileH = 4;
   template <class T, class Op>
-  using schedule = d::output_blocks<team, 4, 2, std::is_same_v<T, float> && is_conv2d<Op>>;
+  using schedule = d::output_blocks<team, 4, 2, std::is_same_v<T, float>>;
   template <class T, class Op>
   using packs = d::staged_by_packs<team, 2, 2, d::copy_asynchronously<primitives>>;
   template <class T, class Op>

@@ -279,7 +279,7 @@ TEST_CASE_TEMPLATE("GEMM by each of the GPU's policies by shape (Cuda)", T, floa
   const std::pair<std::int64_t, std::int64_t> tiles[] = {{150, 140}, {33, 300}};
   const std::int64_t ks[] = {70, 1100};
   const Kokkos::Cuda space;
-  for (const auto& shape : {std::array<std::int64_t, 3>{1, 4096, 4096}, {256, 256, 256}, {200, 300, 170},
+  for (const auto& shape : {std::array<std::int64_t, 3>{1, 4096, 4096}, {20, 4096, 4096}, {256, 256, 256}, {200, 300, 170},
                             {4096, 64, 4096}, {4096, 4096, 64}}) {
     CAPTURE(shape[0]);
     CAPTURE(shape[1]);
