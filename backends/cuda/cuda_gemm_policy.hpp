@@ -66,20 +66,18 @@ struct cuda_mma_gemm_policy {
 // every multiprocessor; else smaller blocks of 4 x 4 thread tiles, four teams an SM: 32 x 128 for a
 // C of at most 32 rows, 64 x 64 otherwise (pk_tune gemm, H100, 2026-12-06, ratio to cublasSgemm,
 // 128 x 128 against the chosen: 256^3 0.58 against 0.80, 200x300x170 0.58 against 0.98,
-// 4096x64x4096 0.43 against 0.67, 1x4096x4096 0.21 against 0.51). A C of at most 4 rows (GEMV-like)
-// takes 4 x 128 blocks, one warp each, K cut for 16 of them an SM (1x4096x4096: 0.63 against 0.48
-// for 32 x 128 in one run; 4 x 256, 4 x 512 and 8 x 256 0.61-0.62).
+// 4096x64x4096 0.43 against 0.67, 1x4096x4096 0.21 against 0.51). For a C of at most 4 rows
+// (GEMV-like) 4 x 128 blocks of one warp, K cut for 16 of them an SM, measured 0.63 against 0.48
+// for 32 x 128 (1x4096x4096, one run); not chosen until test_matmul_tiles has passed with them on
+// a GPU.
 template <>
 struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {
   using large = cuda_gemm_policy<float, 128, 128, 8, 8, 2>;
   using few_rows = cuda_gemm_policy<float, 32, 128, 4, 4, 4>;
-  using one_row = cuda_gemm_policy<float, 4, 128, 4, 4, 16>;
   using few_tiles = cuda_gemm_policy<float, 64, 64, 4, 4, 4>;
   template <class Run>
   static void for_shape(const Kokkos::Cuda& space, std::int64_t m, std::int64_t n, std::int64_t, Run&& run) {
-    if (m <= one_row::TileM)
-      run(policy_tag<one_row>{});
-    else if (m <= few_rows::TileM)
+    if (m <= few_rows::TileM)
       run(policy_tag<few_rows>{});
     else if (((m + 127) / 128) * ((n + 127) / 128) < cuda_multiprocessors(space))
       run(policy_tag<few_tiles>{});
