@@ -57,12 +57,26 @@ struct two_lanes_tensor_copies : one_thread {
       d::staged_by_elements<team, 1, 1>>;
 };
 
+// Tiles of 64 x 16 that shrink (down to 32 x Rows) until an image has 1000 of them: min_tiles, the
+// small images' knob of run_tiles, over every shape.
+struct shrinking_tiles : one_thread {
+  static constexpr int TileW = 64, TileH = 16;
+  template <class Exec>
+  static std::int64_t min_tiles(const Exec&) { return 1000; }
+};
+
 }  // namespace
 
 TEST_CASE("filters with the GPU's schedules and element staging, one thread (Serial)") {
   const auto seed = pk_test::seed();
   CAPTURE(seed);
   check_policy<one_thread, Kokkos::Serial>();
+}
+
+TEST_CASE("filters on tiles shrunk for small images (min_tiles), one thread (Serial)") {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  check_policy<shrinking_tiles, Kokkos::Serial>();
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)
