@@ -4,9 +4,33 @@
 #include <Kokkos_Core.hpp>
 #include <string>
 
+#include <pk/kokkos/views.hpp>
+
+#include "../bench_row.hpp"
+#include "../peers.hpp"
+
 namespace pk_tune {
 
 using exec = Kokkos::DefaultExecutionSpace;
+
+// An h x w x c image of random values and a copy's rate on it (bytes read and written a second, in
+// GB/s) and time (ms): what the filter sweeps compare against.
+template <class T>
+struct image_and_copy {
+  pk::image_view<T, exec> in, out;
+  double copy_rate = 0, copy_ms = 0;
+  image_and_copy(int h, int w, int c, int runs) : in("in", h, w, c), out("out", h, w, c) {
+    exec space;
+    pk_bench::random_stream rng;
+    pk_bench::random_view(in, rng);
+    pk::image_view<T, exec> copy("copy", h, w, c);
+    copy_ms = pk_bench::measure(
+                  space, [&] { pk_bench::peer_copy(space, copy.data(), in.data(), in.span() * sizeof(T)); }, runs)
+                  .median_ms;
+    copy_rate = rate(copy_ms);
+  }
+  double rate(double ms) const { return 2.0 * double(in.span()) * sizeof(T) / (ms * 1e6); }
+};
 
 // only: the sweeps whose kernel name (e.g. "conv 3x3 float") contains it; "" for all.
 void tune_filter(int runs, const std::string& only);

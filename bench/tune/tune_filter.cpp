@@ -168,13 +168,9 @@ template <class T, class... Shapes>
 void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs,
            const std::string& only) {
   if (what.find(only) == std::string::npos) return;
-  exec space;
-  pk_bench::random_stream rng;
-  pk::image_view<T, exec> in("in", h, w, c), out("out", h, w, c), copy("copy", h, w, c);
-  pk_bench::random_view(in, rng);
-  const auto t = pk_bench::measure(
-      space, [&] { pk_bench::peer_copy(space, copy.data(), in.data(), in.span() * sizeof(T)); }, runs);
-  const double copy_rate = 2.0 * double(in.span()) * sizeof(T) / (t.median_ms * 1e6);
+  const image_and_copy<T> image(h, w, c, runs);
+  const auto &in = image.in, &out = image.out;
+  const double copy_rate = image.copy_rate;
   std::printf("filter %-24s copy %.1f GB/s\n", what.c_str(), copy_rate);
   (time_shape<T, Shapes>(which, in, out, k, what, copy_rate, runs), ...);
   if constexpr (std::is_same_v<T, float>) {
@@ -190,18 +186,13 @@ void sweep(int h, int w, int c, kernel which, const pk::filter_kernel& k, const 
 template <class T>
 void sweep_small(int h, int w, int c, kernel which, const pk::filter_kernel& k, const std::string& what, int runs) {
   exec space;
-  pk_bench::random_stream rng;
-  pk::image_view<T, exec> in("in", h, w, c), out("out", h, w, c), copy("copy", h, w, c);
-  pk_bench::random_view(in, rng);
-  const auto t = pk_bench::measure(
-      space, [&] { pk_bench::peer_copy(space, copy.data(), in.data(), in.span() * sizeof(T)); }, runs);
-  const double copy_rate = 2.0 * double(in.span()) * sizeof(T) / (t.median_ms * 1e6);
+  const image_and_copy<T> image(h, w, c, runs);
   const std::int64_t sms = space.concurrency() / 2048;
   for (int per_sm : {0, 1, 2, 3, 4, 6, 8}) {
-    const auto ours = pk_bench::measure(space, [&] { launch<T, d::cuda_filter_policy>(which, in, out, k, per_sm * sms); }, runs);
-    const double rate = 2.0 * double(in.span()) * sizeof(T) / (ours.median_ms * 1e6);
+    const auto ours = pk_bench::measure(
+        space, [&] { launch<T, d::cuda_filter_policy>(which, image.in, image.out, k, per_sm * sms); }, runs);
     std::printf("small %-26s %4dx%-4d min tiles %d/SM %8.4f ms (copy %8.4f ms)  ratio %.3f\n", what.c_str(), h, w, per_sm,
-                ours.median_ms, t.median_ms, rate / copy_rate);
+                ours.median_ms, image.copy_ms, image.rate(ours.median_ms) / image.copy_rate);
   }
 }
 

@@ -47,14 +47,9 @@ void time_one(const pk::image_view<const float, exec>& in, const pk::image_view<
 
 template <class Op>
 void sweep(const Op& op, const std::string& what, int runs) {
-  exec space;
-  pk_bench::random_stream rng;
-  const int h = 8192, w = 8192;
-  pk::image_view<float, exec> in("in", h, w, 1), out("out", h, w, 1), copy("copy", h, w, 1);
-  pk_bench::random_view(in, rng);
-  const auto c = pk_bench::measure(
-      space, [&] { pk_bench::peer_copy(space, copy.data(), in.data(), in.span() * sizeof(float)); }, runs);
-  const double copy_rate = 2.0 * double(in.span()) * sizeof(float) / (c.median_ms * 1e6);
+  const image_and_copy<float> image(8192, 8192, 1, runs);
+  const auto &in = image.in, &out = image.out;
+  const double copy_rate = image.copy_rate;
   time_one<d::cuda_filter_policy>(in, out, op, what, "policy (columns of 4 x 1)", copy_rate, runs);
   time_one<float_quads<0>>(in, out, op, what, "quads", copy_rate, runs);
   time_one<float_quads<4>>(in, out, op, what, "quads, >=4 teams/SM", copy_rate, runs);
