@@ -32,12 +32,11 @@ struct cuda_filter_policy {
   static constexpr bool FixedRadius = true;
 
   // Register columns: each thread a block of 4 rows x 1 element, sliding down its window, so a
-  // K x K stencil costs (4 + 2R) x K scratch reads per 4 outputs. The one-channel float
-  // convolutions go by quads of 4 x 4 outputs read as 16-byte quads: on the H200 that halved the
-  // instructions a pixel (3x3: 0.71 -> 0.81 of copy bandwidth). Float Sobel and separable passes
-  // by quads measured faster on the H100 (`pk_tune quads`, one run: separable 15x15 0.39 -> 0.58,
-  // Sobel 0.91 -> 0.91, separable 5x5 0.88 -> 0.88); not chosen until test_filter has passed
-  // with them on a GPU.
+  // K x K stencil costs (4 + 2R) x K scratch reads per 4 outputs. One-channel float tiles go by
+  // quads of 4 x 4 outputs read as 16-byte quads, every operation: on the H200 that halved the
+  // convolutions' instructions a pixel (3x3: 0.71 -> 0.81 of copy bandwidth); on the H100
+  // (`pk_tune quads`, one run) the separable 15x15 went 0.39 -> 0.58, Sobel 0.91 -> 0.91, the
+  // separable 5x5 0.88 -> 0.88.
   template <class T, class Op>
   static constexpr int R = radius_of<decltype(Op::radius)>::value;
   // uint8 tiles up to radius 3 stay uint8 in scratch (staged_as_pixels below) and go by quads of
@@ -50,7 +49,7 @@ struct cuda_filter_policy {
   static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
   template <class T, class Op>
   using schedule = std::conditional_t<pixel_quads<T, Op>, output_blocks<team, 4, 4, true, 4>,
-                                      output_blocks<team, 4, 1, std::is_same_v<T, float> && is_conv2d<Op>>>;
+                                      output_blocks<team, 4, 1, std::is_same_v<T, float>>>;
 
   // Float tiles go by 16-byte packs, each thread with 10 loads in flight before it stores them: a
   // 3x3 or 5x5 tile (34 or 36 rows of 66 packs) in one round trip. From radius 2 the packs go by

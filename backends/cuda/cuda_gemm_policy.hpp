@@ -68,8 +68,9 @@ struct cuda_mma_gemm_policy {
 // 128 x 128 against the chosen: 256^3 0.58 against 0.80, 200x300x170 0.58 against 0.98,
 // 4096x64x4096 0.43 against 0.67, 1x4096x4096 0.21 against 0.51). For a C of at most 4 rows
 // (GEMV-like) 4 x 128 blocks of one warp, K cut for 16 of them an SM, measured 0.63 against 0.48
-// for 32 x 128 (1x4096x4096, one run); not chosen until test_matmul_tiles has passed with them on
-// a GPU.
+// for 32 x 128 (1x4096x4096, one run, launch bounds of 8 teams an SM); not chosen: with launch
+// bounds of 16 teams an SM, Kokkos refused the launch ("requested too large team size": 16 teams'
+// 18 KB of scratch exceed an SM's), which test_matmul_tiles caught on the GPU.
 template <>
 struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {
   using large = cuda_gemm_policy<float, 128, 128, 8, 8, 2>;
