@@ -12,9 +12,8 @@ namespace d = pk::detail;
 using filter_policy_checks::check_policy;
 using filter_policy_checks::is_conv2d;
 
-// One thread, 8 x 4 tiles in row groups of 2, quads for every one-channel float operation (the CUDA
-// policy's convolutions; Sobel and the separable passes as pk_tune quads measures them), element
-// staging two rows x four elements at a time.
+// One thread, 8 x 4 tiles in row groups of 2, quads for every one-channel float operation (as the
+// CUDA policy), element staging two rows x four elements at a time.
 struct one_thread : filter_policy_checks::host_test_policy {
   using team = d::team_shape<1, 1>;
   static constexpr int TileW = 8, TileH = 4;
