@@ -80,7 +80,7 @@ struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8
   static void for_shape(const Kokkos::Cuda& space, std::int64_t m, std::int64_t n, std::int64_t, Run&& run) {
     if (m <= few_rows::TileM)
       run(policy_tag<few_rows>{});
-    else if (((m + 127) / 128) * ((n + 127) / 128) < cuda_multiprocessors(space))
+    else if (block_tiles<large>(m, n) < cuda_multiprocessors(space))
       run(policy_tag<few_tiles>{});
     else
       run(policy_tag<large>{});
@@ -99,7 +99,7 @@ struct gemm_policy<Kokkos::Cuda, double> : cuda_mma_gemm_policy<128, 64, 8, 64, 
   using few_tiles = cuda_mma_gemm_policy<32, 64, 8, 16, 32, 8, 4>;
   template <class Run>
   static void for_shape(const Kokkos::Cuda&, std::int64_t m, std::int64_t n, std::int64_t, Run&& run) {
-    if (((m + 127) / 128) * ((n + 63) / 64) < 16)
+    if (block_tiles<large>(m, n) < 16)
       run(policy_tag<few_tiles>{});
     else
       run(policy_tag<large>{});

@@ -54,23 +54,22 @@ void run_tiles(const char* label, const Exec& space, Functor f, std::int64_t min
                             schedule::Rows, schedule::Cols, Functor::staging::template pack_elements<T>);
   };
   regrid(policy::TileH, policy::TileW);
-  // Halve the longer side (in elements, width counting as a quarter): a tile that stays
-  // roughly 4:1 keeps its halo, which is read twice, a small part of what it stages.
-  const auto shrink = [&] {
-    if ((f.grid.tile_w * f.grid.channels > 4 * f.grid.tile_h && f.grid.tile_w > 1) || f.grid.tile_h <= schedule::Rows)
+  // Halve the longer side (in elements, width counting as a quarter), the width only while over
+  // min_w: a tile that stays roughly 4:1 keeps its halo, which is read twice, a small part of what
+  // it stages.
+  const auto shrink = [&](int min_w) {
+    if (f.grid.tile_w > min_w && (f.grid.tile_w * f.grid.channels > 4 * f.grid.tile_h || f.grid.tile_h <= schedule::Rows))
       regrid(f.grid.tile_h, f.grid.tile_w / 2);
     else
       regrid(f.grid.tile_h / 2, f.grid.tile_w);
   };
   if (min_tiles < 0) min_tiles = policy::min_tiles(space);
-  while (std::int64_t(f.grid.tiles_x) * f.grid.tiles_y < min_tiles && (f.grid.tile_w > 32 || f.grid.tile_h > schedule::Rows)) {
-    if (f.grid.tile_w <= 32) regrid(f.grid.tile_h / 2, f.grid.tile_w);
-    else shrink();
-  }
+  while (std::int64_t(f.grid.tiles_x) * f.grid.tiles_y < min_tiles && (f.grid.tile_w > 32 || f.grid.tile_h > schedule::Rows))
+    shrink(32);
   if constexpr (policy::ScratchLimit > 0) {
     const auto limit = std::min<std::size_t>(
         policy::ScratchLimit, Kokkos::TeamPolicy<Exec>(space, 1, policy::team::Size).scratch_size_max(0));
-    while (f.scratch_bytes() > limit && (f.grid.tile_h > schedule::Rows || f.grid.tile_w > 1)) shrink();
+    while (f.scratch_bytes() > limit && (f.grid.tile_h > schedule::Rows || f.grid.tile_w > 1)) shrink(1);
     if (f.scratch_bytes() > limit)
       fail(label, "a tile needs ", f.scratch_bytes(), " bytes of team scratch, more than the ", limit, " available");
   }

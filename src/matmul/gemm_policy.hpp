@@ -43,6 +43,12 @@ struct chooses_by_shape<Policy, Exec,
                         std::void_t<decltype(Policy::for_shape(std::declval<const Exec&>(), std::int64_t(), std::int64_t(),
                                                                std::int64_t(), any_policy_run()))>> : std::true_type {};
 
+// C's block tiles under Policy's TileM x TileN (what shape choices compare).
+template <class Policy>
+constexpr std::int64_t block_tiles(std::int64_t m, std::int64_t n) {
+  return ((m + Policy::TileM - 1) / Policy::TileM) * ((n + Policy::TileN - 1) / Policy::TileN);
+}
+
 template <class Policy, class Exec, class Run>
 void with_shape_policy(const Exec& space, std::int64_t m, std::int64_t n, std::int64_t k, Run&& run) {
   if constexpr (chooses_by_shape<Policy, Exec>::value)
@@ -113,9 +119,8 @@ struct host_gemm_policy : host_gemm_tiles<T, 32, 16> {
   using small = host_gemm_tiles<T, 8, 8>;
   template <class Exec, class Run>
   static void for_shape(const Exec& space, std::int64_t m, std::int64_t n, std::int64_t k, Run&& run) {
-    const std::int64_t blocks = ((m + large::TileM - 1) / large::TileM) * ((n + large::TileN - 1) / large::TileN);
     const std::int64_t steps = (k + large::TileK - 1) / large::TileK;
-    if (blocks < static_cast<std::int64_t>(space.concurrency()) && steps < 2 * large::split_k::min_steps)
+    if (block_tiles<large>(m, n) < static_cast<std::int64_t>(space.concurrency()) && steps < 2 * large::split_k::min_steps)
       run(policy_tag<small>{});
     else
       run(policy_tag<large>{});
