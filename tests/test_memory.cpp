@@ -41,6 +41,30 @@ TEST_CASE("allocate, copy, zero and deallocate on every backend") {
   }
 }
 
+TEST_CASE("host buffers for a backend's copies: aligned, usable both ways, checked before allocating") {
+  for (pk::backend b : pk::available_backends()) {
+    CAPTURE_BACKEND(b);
+    for (std::size_t bytes : {std::size_t(0), std::size_t(1000), std::size_t(1) << 20}) {
+      CAPTURE(bytes);
+      auto* host = static_cast<std::uint8_t*>(pk::allocate_host(b, bytes, "test host buffer"));
+      REQUIRE(host != nullptr);
+      CHECK(reinterpret_cast<std::uintptr_t>(host) % 256 == 0);
+      CHECK(pk::device_of(b, host) == -1);  // host memory, page-locked or not
+      const auto in = pk_test::random_bytes(bytes);
+      if (bytes > 0) std::memcpy(host, in.data(), bytes);
+      void* p = pk::allocate(b, bytes, "test buffer");
+      pk::copy(b, p, host, bytes);
+      if (bytes > 0) std::memset(host, 0xAB, bytes);
+      pk::copy(b, host, p, bytes);
+      CHECK(std::vector<std::uint8_t>(host, host + bytes) == in);
+      pk::deallocate(b, p);
+      pk::deallocate_host(b, host);
+    }
+    CHECK_THROWS_AS(pk::allocate_host(b, std::size_t(1) << 62, "a huge host buffer"), pk::memory_error);
+    pk::deallocate_host(b, nullptr);  // nothing
+  }
+}
+
 TEST_CASE("the memory check names what was asked for") {
   const pk::backend b = pk::available_backends().back();
   try {

@@ -95,6 +95,19 @@ void cuda_deallocate(void* p, stream_handle stream) noexcept {
   if (cudaFreeAsync(p, as_stream(stream)) != cudaSuccess) cudaGetLastError();
 }
 
+void* cuda_allocate_host(std::size_t bytes, const std::string& what) {
+  void* p = nullptr;
+  if (const cudaError_t e = cudaMallocHost(&p, bytes == 0 ? 256 : bytes); e != cudaSuccess) {
+    cudaGetLastError();
+    throw memory_error(what + ": cudaMallocHost of " + std::to_string(bytes) + " bytes failed: " + cudaGetErrorString(e));
+  }
+  return p;
+}
+
+void cuda_deallocate_host(void* p) noexcept {
+  if (cudaFreeHost(p) != cudaSuccess) cudaGetLastError();  // (at process exit the runtime may be gone)
+}
+
 void cuda_copy(void* dst, const void* src, std::size_t bytes, stream_handle stream) {
   const char* who = "pk::copy";
   const on_kokkos_device guard;

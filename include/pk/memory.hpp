@@ -32,6 +32,14 @@ void* allocate(backend b, std::size_t bytes, const std::string& what, stream_han
 // (the host does not wait): pass the last stream that used it. Never throws.
 void deallocate(backend b, void* p, stream_handle stream = 0) noexcept;
 
+// `bytes` of host memory for copies to and from backend b's memory, aligned to 256 bytes:
+// page-locked on cuda (cudaMallocHost: copies run at the bus's full speed without a staging copy of
+// the driver's, and an MPI sends from it as it is), plain memory on host backends. Throws
+// pk::memory_error before allocating past the host's free memory. Allocating page-locked memory is
+// slow (a driver call): keep such buffers for many copies. Free with deallocate_host(b, p).
+void* allocate_host(backend b, std::size_t bytes, const std::string& what);
+void deallocate_host(backend b, void* p) noexcept;
+
 // Copies `bytes` from src to dst, each in the host's memory or backend b's (a CUDA pointer says
 // where it lies), queued on `stream`; a copy to or from host memory has finished when it returns.
 void copy(backend b, void* dst, const void* src, std::size_t bytes, stream_handle stream = 0);

@@ -43,6 +43,25 @@ void deallocate(backend b, void* p, stream_handle stream) noexcept {
   ::operator delete(p, std::align_val_t(alignment));
 }
 
+void* allocate_host(backend b, std::size_t bytes, const std::string& what) {
+  require_built(b, "pk::allocate_host");
+  require_memory(backend::serial, double(bytes), what);  // (the host's free memory, whichever host backend)
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (b == backend::cuda) return detail::cuda_allocate_host(bytes, what);
+#endif
+  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  return ::operator new(rounded == 0 ? alignment : rounded, std::align_val_t(alignment));
+}
+
+void deallocate_host(backend b, void* p) noexcept {
+  if (!p) return;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (b == backend::cuda) return detail::cuda_deallocate_host(p);
+#endif
+  (void)b;
+  ::operator delete(p, std::align_val_t(alignment));
+}
+
 void copy(backend b, void* dst, const void* src, std::size_t bytes, stream_handle stream) {
   require_built(b, "pk::copy");
   if (bytes == 0) return;

@@ -11,6 +11,8 @@ namespace pk::detail {
 
 void* cuda_allocate(std::size_t bytes, const std::string& what, stream_handle stream);
 void cuda_deallocate(void* p, stream_handle stream) noexcept;
+void* cuda_allocate_host(std::size_t bytes, const std::string& what);
+void cuda_deallocate_host(void* p) noexcept;
 void cuda_copy(void* dst, const void* src, std::size_t bytes, stream_handle stream);
 void cuda_zero(void* p, std::size_t bytes, stream_handle stream);
 int cuda_device_of(const void* p);

@@ -188,40 +188,55 @@ void summa(const char* who, const Exec& space, const grid& g, op op_a, op op_b, 
   using span_k = Kokkos::pair<std::int64_t, std::int64_t>;
   const MPI_Datatype type = detail::datatype<T>();
   const std::int64_t widest = std::min<std::int64_t>(k, PanelK);
-  std::vector<T> a_host[2], b_host[2];
+  // The panels travel from and into their buffers in the backend's memory where the MPI reads that
+  // memory (host backends; a GPU with a GPU-aware MPI), else through page-locked host buffers.
+  const bool direct = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible || gpu_aware();
+  if (!direct)  // (the same on every process: a collective)
+    detail::require_memory_everywhere(g.comm(), backend_of<Kokkos::DefaultHostExecutionSpace>(),
+                                      2.0 * double(bm * widest + widest * bn) * sizeof(T),
+                                      std::string(who) + " (host buffers of the panels)");
   matrix_view<T, Exec> a_panel[2], b_panel[2];
+  detail::host_buffer<T> a_host[2], b_host[2];
   for (int s = 0; s < 2; ++s) {
-    a_host[s].resize(static_cast<std::size_t>(bm * widest));
-    b_host[s].resize(static_cast<std::size_t>(widest * bn));
     a_panel[s] = matrix_view<T, Exec>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_a_panel"), bm, widest);
     b_panel[s] = matrix_view<T, Exec>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_b_panel"), widest, bn);
+    if (!direct) {
+      a_host[s] = detail::host_buffer<T>(backend_of<Exec>(), static_cast<std::size_t>(bm * widest), "pk::mpi::gemm's host buffers");
+      b_host[s] = detail::host_buffer<T>(backend_of<Exec>(), static_cast<std::size_t>(widest * bn), "pk::mpi::gemm's host buffers");
+    }
   }
   // The panel's views: its w columns (rows) of the buffers, dense.
   const auto a_of = [&](int s, std::int64_t w) { return matrix_view<T, Exec>(a_panel[s].data(), bm, w); };
   const auto b_of = [&](int s, std::int64_t w) { return matrix_view<T, Exec>(b_panel[s].data(), w, bn); };
   MPI_Request requests[2][2];
-  // Panel p: its owners copy it out of their blocks into host buffers p % 2, then the broadcasts start.
+  // Panel p: its owners copy it out of their blocks into buffers p % 2, then the broadcasts start.
   const auto start = [&](int p) {
     const std::int64_t k0 = starts[p], w = panel_end(p) - k0;
     const int s = p % 2;
     const int a_owner = block_holding(k0, k, g.cols()), b_owner = block_holding(k0, k, g.rows());
     if (g.col() == a_owner && bm > 0) {
       Kokkos::deep_copy(space, a_of(s, w), Kokkos::subview(a, Kokkos::ALL, span_k(k0 - a_k.begin, k0 - a_k.begin + w)));
-      Kokkos::deep_copy(space, host_matrix(a_host[s].data(), bm, w), a_of(s, w));
+      if (!direct) Kokkos::deep_copy(space, host_matrix(a_host[s].data(), bm, w), a_of(s, w));
     }
-    if (g.row() == b_owner && bn > 0)
-      Kokkos::deep_copy(space, host_matrix(b_host[s].data(), w, bn),
-                        Kokkos::subview(b, span_k(k0 - b_k.begin, k0 - b_k.begin + w), Kokkos::ALL));
-    space.fence();
-    MPI_Ibcast(a_host[s].data(), static_cast<int>(bm * w), type, a_owner, g.row_comm(), &requests[s][0]);
-    MPI_Ibcast(b_host[s].data(), static_cast<int>(w * bn), type, b_owner, g.col_comm(), &requests[s][1]);
+    if (g.row() == b_owner && bn > 0) {
+      const auto rows_of_b = Kokkos::subview(b, span_k(k0 - b_k.begin, k0 - b_k.begin + w), Kokkos::ALL);
+      if (direct)
+        Kokkos::deep_copy(space, b_of(s, w), rows_of_b);
+      else
+        Kokkos::deep_copy(space, host_matrix(b_host[s].data(), w, bn), rows_of_b);
+    }
+    space.fence();  // (also: the GEMM that last read buffers s is done before a broadcast refills them)
+    MPI_Ibcast(direct ? a_panel[s].data() : a_host[s].data(), static_cast<int>(bm * w), type, a_owner, g.row_comm(),
+               &requests[s][0]);
+    MPI_Ibcast(direct ? b_panel[s].data() : b_host[s].data(), static_cast<int>(w * bn), type, b_owner, g.col_comm(),
+               &requests[s][1]);
   };
   start(0);
   for (int p = 0; p < panels; ++p) {
     const int s = p % 2;
     const std::int64_t w = panel_end(p) - starts[p];
     MPI_Waitall(2, requests[s], MPI_STATUSES_IGNORE);
-    if (bm > 0 && bn > 0) {
+    if (!direct && bm > 0 && bn > 0) {
       Kokkos::deep_copy(space, a_of(s, w), host_matrix(a_host[s].data(), bm, w));
       Kokkos::deep_copy(space, b_of(s, w), host_matrix(b_host[s].data(), w, bn));
     }

@@ -1,5 +1,9 @@
 #include "mpi/mpi_support.hpp"
 
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // (OpenMPI: MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support)
+#endif
+
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -38,6 +42,14 @@ std::pair<int, int> on_this_machine(MPI_Comm comm) {
 }  // namespace
 
 int local_rank(MPI_Comm comm) { return on_this_machine(comm).first; }
+
+bool gpu_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;  // (compiled with CUDA support, and on at run time)
+#else
+  return false;
+#endif
+}
 int local_size(MPI_Comm comm) { return on_this_machine(comm).second; }
 
 grid::grid(MPI_Comm comm, int rows, int cols) {

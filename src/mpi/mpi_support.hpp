@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <pk/backend.hpp>
+#include <pk/memory.hpp>
 
 namespace pk::mpi::detail {
 
@@ -27,6 +28,28 @@ void require_memory_everywhere(MPI_Comm comm, backend b, double bytes, const std
 
 // Collective: pk::error on every process unless each named value is the same on all of them.
 void require_same(MPI_Comm comm, const char* who, std::initializer_list<std::pair<const char*, std::int64_t>> values);
+
+// n elements of host memory for copies to and from backend b's memory (pk::allocate_host:
+// page-locked on a GPU backend), freed with it.
+template <class T>
+class host_buffer {
+ public:
+  host_buffer() = default;
+  host_buffer(backend b, std::size_t n, const std::string& what)
+      : b_(b), p_(static_cast<T*>(allocate_host(b, n * sizeof(T), what))) {}
+  ~host_buffer() { deallocate_host(b_, p_); }
+  host_buffer(host_buffer&& o) noexcept : b_(o.b_), p_(std::exchange(o.p_, nullptr)) {}
+  host_buffer& operator=(host_buffer&& o) noexcept {
+    std::swap(b_, o.b_);
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  T* data() const { return p_; }
+
+ private:
+  backend b_ = backend::serial;
+  T* p_ = nullptr;
+};
 
 // A 64-bit fingerprint of bytes (FNV-1a), to compare arrays such as filter weights across processes.
 std::int64_t fingerprint(const void* data, std::size_t bytes);

@@ -54,6 +54,11 @@ class grid {
 int local_rank(MPI_Comm comm);
 int local_size(MPI_Comm comm);
 
+// Whether this MPI reads and writes CUDA device memory itself (an OpenMPI built with CUDA, asked
+// through MPIX_Query_cuda_support). Then pk::mpi::gemm on a GPU broadcasts its panels from device
+// memory; otherwise (Debian's OpenMPI, any MPI without the query) through page-locked host buffers.
+bool gpu_aware();
+
 // This process's block of a global height x width array: rows block_of(height, rows, row), columns
 // block_of(width, cols, col).
 struct block {

@@ -2,10 +2,11 @@
 // The distributed filters (<pk/mpi/filter.hpp>) and GEMM (<pk/mpi/matmul.hpp>) on Kokkos Views in a
 // backend's memory: each process passes its blocks as Views of Exec's memory space (images height x
 // width x channels, matrices rows x columns, LayoutRight) and an execution space instance, which
-// runs the local kernels. On a GPU the blocks stay there: what travels goes through host buffers
-// (the MPI is not asked to read device memory): a filter block's edge frame (2R rows and columns)
-// and the windows near its edge, GEMM's panels. Each call returns once its output is written (the
-// space is fenced).
+// runs the local kernels. On a GPU the blocks stay there and only what travels leaves them: a
+// filter block's edge frame (2R rows and columns) and the windows near its edge, through host
+// memory; GEMM's panels, broadcast from device memory where the MPI reads it (pk::mpi::gpu_aware()),
+// else through page-locked host buffers. Each call returns once its output is written (the space
+// is fenced).
 //   pk::mpi::apply(Kokkos::Cuda(), g, height, width, pk::parse_filter("gaussian5"), in, out);
 //   pk::mpi::gemm(Kokkos::Cuda(), g, m, n, k, 1.0, a, b, 0.0, c);
 #include <cstdint>
