@@ -20,6 +20,13 @@ void require_built(backend b, const char* who) {
   if (!is_available(b)) detail::fail(who, "backend '", to_string(b), "' is not compiled into this build");
 }
 
+// Host memory, `alignment`-aligned, whole multiples of it (0 bytes: one).
+void* aligned_host_allocate(std::size_t bytes) {
+  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  return ::operator new(rounded == 0 ? alignment : rounded, std::align_val_t(alignment));
+}
+void aligned_host_free(void* p) noexcept { ::operator delete(p, std::align_val_t(alignment)); }
+
 }  // namespace
 
 void* allocate(backend b, std::size_t bytes, const std::string& what, stream_handle stream) {
@@ -29,8 +36,7 @@ void* allocate(backend b, std::size_t bytes, const std::string& what, stream_han
 #endif
   (void)stream;
   require_memory(b, double(bytes), what);
-  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  return ::operator new(rounded == 0 ? alignment : rounded, std::align_val_t(alignment));
+  return aligned_host_allocate(bytes);
 }
 
 void deallocate(backend b, void* p, stream_handle stream) noexcept {
@@ -40,7 +46,7 @@ void deallocate(backend b, void* p, stream_handle stream) noexcept {
 #endif
   (void)b;
   (void)stream;
-  ::operator delete(p, std::align_val_t(alignment));
+  aligned_host_free(p);
 }
 
 void* allocate_host(backend b, std::size_t bytes, const std::string& what) {
@@ -49,8 +55,7 @@ void* allocate_host(backend b, std::size_t bytes, const std::string& what) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if (b == backend::cuda) return detail::cuda_allocate_host(bytes, what);
 #endif
-  const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-  return ::operator new(rounded == 0 ? alignment : rounded, std::align_val_t(alignment));
+  return aligned_host_allocate(bytes);
 }
 
 void deallocate_host(backend b, void* p) noexcept {
@@ -59,7 +64,7 @@ void deallocate_host(backend b, void* p) noexcept {
   if (b == backend::cuda) return detail::cuda_deallocate_host(p);
 #endif
   (void)b;
-  ::operator delete(p, std::align_val_t(alignment));
+  aligned_host_free(p);
 }
 
 void copy(backend b, void* dst, const void* src, std::size_t bytes, stream_handle stream) {
