@@ -109,7 +109,7 @@ void bench_gemm(pk::backend on, const pk::mpi::grid& g, int size, int runs) {
   const auto ak = pk::mpi::block_of(k, g.cols(), g.col()), bk = pk::mpi::block_of(k, g.rows(), g.row());
   const auto a = random_values<T>(std::size_t(rows.size() * ak.size()), 7 + g.rank());
   const auto b = random_values<T>(std::size_t(bk.size() * cols.size()), 99 + g.rank());
-  std::vector<T> c(std::size_t(rows.size() * cols.size())), c_peer(c.size());
+  std::vector<T> c(std::size_t(rows.size() * cols.size()));
   const double ours = median_seconds(g.comm(), runs, [&] { pk::mpi::gemm(on, g, m, n, k, T(1), a, b, T(0), c); });
 
 #if defined(PK_MPI_BENCH_HAVE_SCALAPACK)
@@ -136,6 +136,7 @@ void bench_gemm(pk::backend on, const pk::mpi::grid& g, int size, int runs) {
   descinit_(desc_a, &k, &m, &mb_k, &nb_m, &zero, &zero, &context, &lld_a, &info);  // A^T: k x m
   descinit_(desc_c, &n, &m, &mb_n, &nb_m, &zero, &zero, &context, &lld_c, &info);  // C^T: n x m
   const T alpha = 1, beta = 0;
+  std::vector<T> c_peer(c.size());
   const auto peer = [&] {
     if constexpr (std::is_same_v<T, float>)
       psgemm_("N", "N", &n, &m, &k, &alpha, b.data(), &one, &one, desc_b, a.data(), &one, &one, desc_a, &beta,

@@ -42,6 +42,7 @@ std::pair<int, int> on_this_machine(MPI_Comm comm) {
 }  // namespace
 
 int local_rank(MPI_Comm comm) { return on_this_machine(comm).first; }
+int local_size(MPI_Comm comm) { return on_this_machine(comm).second; }
 
 bool gpu_aware() {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
@@ -50,7 +51,6 @@ bool gpu_aware() {
   return false;
 #endif
 }
-int local_size(MPI_Comm comm) { return on_this_machine(comm).second; }
 
 grid::grid(MPI_Comm comm, int rows, int cols) {
   int size = 0;
