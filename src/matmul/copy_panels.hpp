@@ -2,29 +2,30 @@
 // How a K step of one GEMM operand reaches scratch on CPUs (a team of one thread): packed into
 // panels (the Layout's, one per thread tile), panel by panel, each loop running along the stored
 // matrix's rows, zeros outside the matrix; only the kc rows of the step that the multiply reads.
-// fetch only notes the step: with one thread there is nothing to overlap.
+// fetch only notes the step: with one thread there is nothing to overlap. X is the operand
+// (gemm_operands.hpp: a matrix, or a convolution's windows).
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include <pk/kokkos/views.hpp>
+#include "matmul/gemm_operands.hpp"
 
 namespace pk::detail {
 
-template <class Gemm, class Layout>
+template <class Gemm, class Layout, class X>
 struct copy_panels {
   using T = typename Gemm::value_type;
   static constexpr int Panel = Layout::panel_width, Row = Layout::row_stride, Width = Layout::width;
   static constexpr int TileK = Layout::depth;
   static_assert(Gemm::TeamSize == 1, "panels are packed by a team of one thread");
 
-  matrix_view<const T, typename Gemm::execution_space> x;
+  operand_reader<X> x;
   bool along_k;  // K runs along X's rows: element (kk, c) of the step is X(x0 + c, k_begin + k0 + kk)
   std::int64_t x0, x_end, k_begin, k, k0 = 0;  // K from k_begin, k of it; the step's start in it
 
   template <class Member>
-  KOKKOS_INLINE_FUNCTION copy_panels(const Member&, const decltype(x)& x_, bool along_k_, std::int64_t x0_,
-                                     std::int64_t x_end_, std::int64_t k_begin_, std::int64_t k_)
-      : x(x_), along_k(along_k_), x0(x0_), x_end(x_end_), k_begin(k_begin_), k(k_) {}
+  KOKKOS_INLINE_FUNCTION copy_panels(const Member&, const X& x_, bool along_k_, std::int64_t x0_, std::int64_t x_end_,
+                                     std::int64_t k_begin_, std::int64_t k_)
+      : x(x_, along_k_, TileK), along_k(along_k_), x0(x0_), x_end(x_end_), k_begin(k_begin_), k(k_) {}
 
   KOKKOS_INLINE_FUNCTION void fetch(std::int64_t s) { k0 = s * TileK; }
 
@@ -39,19 +40,18 @@ struct copy_panels {
       if (along_k) {  // panel column c is stored row px0 + c of X, gathered along K
         for (int c = 0; c < Panel; ++c) {
           if (c < inside) {
-            const T* src = &x(px0 + c, k_begin + k0);
-            for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = src[kk];
+            x.template row<Row>(px0 + c, k_begin + k0, kc, dst + c);
           } else {
             for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = T(0);
           }
         }
       } else {  // rows of X are rows of the panel
         for (int kk = 0; kk < kc; ++kk) {
-          const T* src = &x(k_begin + k0 + kk, px0);
           if (inside == Panel) {
-            for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = src[c];
+            x.template row<1>(k_begin + k0 + kk, px0, Panel, dst + kk * Row);
           } else {
-            for (int c = 0; c < Panel; ++c) dst[kk * Row + c] = c < inside ? src[c] : T(0);
+            x.template row<1>(k_begin + k0 + kk, px0, inside, dst + kk * Row);
+            for (int c = inside; c < Panel; ++c) dst[kk * Row + c] = T(0);
           }
         }
       }

@@ -107,10 +107,13 @@ struct uses_warp_mma : std::false_type {};
 template <class Tile>
 struct uses_warp_mma<Tile, std::void_t<typename Tile::mma>> : std::true_type {};
 
-template <class T, class Exec, class Policy>
+// A and B are operands as gemm_operands.hpp reads them: matrices, or a convolution's windows.
+template <class T, class Exec, class Policy, class AOperand = matrix_view<const T, Exec>, class BOperand = AOperand>
 struct Gemm {
   using value_type = T;
   using execution_space = Exec;
+  using a_operand = AOperand;
+  using b_operand = BOperand;
   static constexpr int TileM = Policy::TileM, TileN = Policy::TileN, TileK = Policy::TileK;
   static constexpr int ThreadM = Policy::ThreadM, ThreadN = Policy::ThreadN, TeamSize = Policy::TeamSize;
   using tile = typename Policy::thread_tiles;
@@ -124,7 +127,8 @@ struct Gemm {
   using policy = Kokkos::TeamPolicy<Exec, typename Policy::launch>;
   using team_member = typename policy::member_type;
 
-  matrix_view<const T, Exec> a, b;  // as stored: m x k or k x m; k x n or n x k
+  AOperand a;  // as stored: m x k or k x m
+  BOperand b;  // k x n or n x k
   matrix_view<T, Exec> c;
   bool transpose_a = false, transpose_b = false;
   T alpha = 1, beta = 0;  // alpha != 0 and k > 0: the launcher handles the other cases (C = beta*C)

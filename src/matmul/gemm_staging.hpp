@@ -18,7 +18,7 @@
 namespace pk::detail {
 
 template <class Gemm, class ALayout, class BLayout, int Stages, int AlignBytes,
-          template <class, class> class Copy>
+          template <class, class, class> class Copy>
 struct staged_steps {
   using T = typename Gemm::value_type;
   using a_layout = ALayout;
@@ -37,8 +37,8 @@ struct staged_steps {
 
   const typename Gemm::team_member& team;
   T* stages;
-  Copy<Gemm, ALayout> copy_a;  // op(A): K runs along A's rows unless A is transposed
-  Copy<Gemm, BLayout> copy_b;  // op(B): K runs along B's rows only if B is transposed
+  Copy<Gemm, ALayout, typename Gemm::a_operand> copy_a;  // op(A): K runs along A's rows unless A is transposed
+  Copy<Gemm, BLayout, typename Gemm::b_operand> copy_b;  // op(B): K runs along B's rows only if B is transposed
 
   // The block tile at (i0, j0) over K from k0, kc of it (a part of K under split-K).
   KOKKOS_INLINE_FUNCTION staged_steps(const typename Gemm::team_member& member, const Gemm& g, std::int64_t i0,

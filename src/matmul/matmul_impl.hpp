@@ -20,12 +20,17 @@
 
 namespace pk::detail {
 
+template <class X>
+struct named_type {
+  using type = X;
+};
+
 // GEMM with a given policy (the backend's gemm_policy, or others in tests): one team per block
-// tile, and per part of K where the policy's split_k cuts it (split_k.hpp). Expects checked
-// arguments.
-template <class Exec, class T, class Policy>
-void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view<const T, Exec>& a,
-                 const matrix_view<const T, Exec>& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
+// tile, and per part of K where the policy's split_k cuts it (split_k.hpp). A and B are matrices
+// or other operands (gemm_operands.hpp: a convolution's windows). Expects checked arguments.
+template <class Exec, class T, class Policy, class A = matrix_view<const T, Exec>, class B = matrix_view<const T, Exec>>
+void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const typename named_type<A>::type& a,
+                 const typename named_type<B>::type& b, T beta, const matrix_view<T, Exec>& c, std::int64_t k) {
   const auto m = static_cast<std::int64_t>(c.extent(0)), n = static_cast<std::int64_t>(c.extent(1));
   if (m == 0 || n == 0) return;
   if (k == 0 || alpha == T(0)) {  // C = beta*C; A and B are not read (BLAS semantics)
@@ -33,7 +38,7 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
                          ScaleMatrix<T, Exec>{c, beta, n});
     return;
   }
-  using functor = Gemm<T, Exec, Policy>;
+  using functor = Gemm<T, Exec, Policy, A, B>;
   using split_k = typename Policy::split_k;
   functor f;
   f.a = a;
@@ -68,6 +73,15 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const matrix_view
   Kokkos::parallel_for(std::string("pk::gemm split-K sum ") + type_tag<T>(),
                        Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, m * n),
                        SumParts<T, Exec>{c, partial.data(), n, m * n, plan.splits, alpha, beta});
+}
+
+// C = op(A) op(B) on the backend's policy for the shape (gemm_policy<Exec, T>), A and B any
+// operands (a convolution's windows: its implicit GEMM); checked arguments, K > 0.
+template <class Exec, class T, class A, class B>
+void gemm_of(const Exec& space, op op_a, op op_b, const A& a, const B& b, const matrix_view<T, Exec>& c, std::int64_t k) {
+  with_shape_policy<gemm_policy<Exec, T>>(space, c.extent(0), c.extent(1), k, [&](auto chosen) {
+    launch_gemm<Exec, T, typename decltype(chosen)::type, A, B>(space, op_a, op_b, T(1), a, b, T(0), c, k);
+  });
 }
 
 template <class Exec, class T>
