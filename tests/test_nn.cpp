@@ -83,7 +83,10 @@ const std::vector<conv_case>& cases() {
   static const std::vector<conv_case> c{
       {{1, 5, 5, 1}, 1, 3, 3, pk::padding::valid}, {{2, 9, 7, 3}, 5, 3, 3, pk::padding::valid},
       {{3, 8, 11, 2}, 7, 3, 5, pk::padding::same}, {{1, 2, 3, 4}, 3, 3, 5, pk::padding::same},
-      {{2, 6, 6, 1}, 33, 1, 1, pk::padding::valid}, {{2, 13, 13, 32}, 17, 3, 3, pk::padding::valid}};
+      {{2, 6, 6, 1}, 33, 1, 1, pk::padding::valid}, {{2, 13, 13, 32}, 17, 3, 3, pk::padding::valid},
+      // The GEMMs' larger tiles and split-K (the weights' gradient sums over M = 1568 pixels) on
+      // windows of whole packs of channels, and a K that is not whole packs or steps (C = 5).
+      {{8, 14, 14, 8}, 64, 3, 3, pk::padding::same}, {{3, 17, 19, 5}, 130, 3, 3, pk::padding::valid}};
   return c;
 }
 
@@ -238,5 +241,13 @@ TEST_CASE("conv2d refuses shapes that do not fit, naming them") {
     const auto wrong_y = [&] { pk::conv2d(space, x, w, pk::vector_view<const float, Exec>(), y2, pk::padding::same, false); };
     CHECK_THROWS_WITH_AS(wrong_y(),
                          "pk::conv2d: y has shape (1, 2, 2, 3), expected (1, 2, 2, 4) (N x Ho x Wo x F)", pk::error);
+    // Past the implicit GEMM's 32-bit indices: refused from the extents, before anything is read.
+    const pk::tensor4_view<float, Exec> huge(static_cast<float*>(nullptr), 40000, 256, 256, 1);
+    const pk::tensor4_view<float, Exec> w1(static_cast<float*>(nullptr), 1, 3, 3, 1);
+    const pk::tensor4_view<float, Exec> y_huge(static_cast<float*>(nullptr), 40000, 256, 256, 1);
+    const auto too_many = [&] { pk::conv2d(space, huge, w1, pk::vector_view<const float, Exec>(), y_huge, pk::padding::same, false); };
+    CHECK_THROWS_WITH_AS(too_many(),
+                         "pk::conv2d: N x Ho x Wo = 40000 x 256 x 256 output pixels, expected fewer than 2^31 - 2^16",
+                         pk::error);
   });
 }

@@ -1,12 +1,7 @@
-// The openmp backend: GEMM compiled for Kokkos::OpenMP, with the CPUs' policy (src/matmul/gemm_policy.hpp:
-// one thread a team, GotoBLAS panels, SIMD register tiles).
+// The openmp backend: GEMM compiled for Kokkos::OpenMP with the CPUs' policy (openmp_gemm_policy.hpp).
 #include <Kokkos_Core.hpp>
 
+#include "openmp/openmp_gemm_policy.hpp"
 #include "matmul/matmul_impl.hpp"
-
-namespace pk::detail {
-template <class T>
-struct gemm_policy<Kokkos::OpenMP, T> : host_gemm_policy<T> {};
-}  // namespace pk::detail
 
 PK_INSTANTIATE_MATMUL(Kokkos::OpenMP)

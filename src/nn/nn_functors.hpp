@@ -1,8 +1,8 @@
 #pragma once
 // The arithmetic of a convolutional network's layers, once, as Kokkos functors every backend runs:
-// the convolution's gather of input windows into rows (im2col) and its adjoint (the input
-// gradient's gather back), max pooling and its gradient, bias and relu, softmax cross-entropy,
-// Adam. The convolutions' products are pk's GEMM (nn_impl.hpp).
+// the input gradient's gather of window gradients back into the image (the adjoint of the windows
+// that the convolutions' GEMMs read, conv_windows.hpp), max pooling and its gradient, bias and
+// relu, softmax cross-entropy, Adam. The convolutions' products are pk's GEMM (nn_impl.hpp).
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -27,30 +27,8 @@ struct conv_geometry {
   KOKKOS_INLINE_FUNCTION std::int64_t columns() const { return kernel_h * kernel_w * channels; }  // K
 };
 
-// col(m, (ky, kx, c)) = x(n, oy + ky - pad_h, ox + kx - pad_w, c), 0 outside the image: one index
-// per output pixel m and kernel tap (ky, kx), which copies that tap's C channels (contiguous in x
-// and in col), so the index arithmetic is paid once per C elements.
-template <class T>
-struct Im2col {
-  const T* x;
-  T* col;
-  conv_geometry g;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const std::int64_t kx = i % g.kernel_w, ky = (i / g.kernel_w) % g.kernel_h, m = i / (g.kernel_w * g.kernel_h);
-    const std::int64_t ox = m % g.out_w, oy = (m / g.out_w) % g.out_h, n = m / (g.out_w * g.out_h);
-    const std::int64_t iy = oy + ky - g.pad_h, ix = ox + kx - g.pad_w;
-    T* dst = col + m * g.columns() + (ky * g.kernel_w + kx) * g.channels;
-    if (iy >= 0 && iy < g.height && ix >= 0 && ix < g.width) {
-      const T* src = x + ((n * g.height + iy) * g.width + ix) * g.channels;
-      for (std::int64_t c = 0; c < g.channels; ++c) dst[c] = src[c];
-    } else {
-      for (std::int64_t c = 0; c < g.channels; ++c) dst[c] = T(0);
-    }
-  }
-  static std::int64_t count(const conv_geometry& g) { return g.rows() * g.kernel_h * g.kernel_w; }
-};
-
-// The adjoint of Im2col: dx(n, iy, ix, c) = sum over (ky, kx) of dcol((n, iy - ky + pad_h,
+// The adjoint of the windows' gather (conv_windows.hpp: col(m, (ky, kx, c)) = x(n, oy + ky - pad_h,
+// ox + kx - pad_w, c)): dx(n, iy, ix, c) = sum over (ky, kx) of dcol((n, iy - ky + pad_h,
 // ix - kx + pad_w), (ky, kx, c)) where that output pixel exists; a gather (no two threads write
 // one element), one index per input pixel, its C channels in turn.
 template <class T>

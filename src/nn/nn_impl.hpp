@@ -1,13 +1,14 @@
 #pragma once
 // A convolutional network's layers: argument checks and launches, written once for every execution
 // space (the arithmetic is nn_functors.hpp). A convolution is a GEMM over its input's windows:
-// with M = N*Ho*Wo output pixels and K = KH*KW*C window elements, im2col lays the windows out as
-// an M x K matrix col, and
+// with M = N*Ho*Wo output pixels and K = KH*KW*C window elements, col is the M x K matrix of the
+// windows (conv_windows.hpp: read from x where the GEMM stages its tiles, never formed), and
 //   forward:          y (M x F)  = col * w^T          (w: F x K)
 //   weights' gradient dw (F x K) = dy^T * col,  db = column sums of dy
-//   input's gradient  dcol (M x K) = dy * w, gathered back into dx (Col2im)
-// each product pk's GEMM (pk::gemm on the same execution space).
-// A backend compiles them by naming PK_INSTANTIATE_NN(ExecSpace) in backends/<name>/.
+//   input's gradient  dcol (M x K) = dy * w, a work array gathered back into dx (Col2im)
+// each product pk's GEMM (its functor and the backend's gemm_policy, chosen by shape).
+// A backend compiles them by including its gemm_policy and naming PK_INSTANTIATE_NN(ExecSpace) in
+// backends/<name>/.
 #include <cstdint>
 #include <string>
 
@@ -20,7 +21,8 @@
 #include "core/elementwise.hpp"
 #include "core/region.hpp"
 #include "core/workspace.hpp"
-#include "matmul/gemm_functor.hpp"
+#include "matmul/matmul_impl.hpp"
+#include "nn/conv_windows.hpp"
 #include "nn/nn_functors.hpp"
 #include "nn/nn_shape.hpp"
 
@@ -52,14 +54,14 @@ void require_shape(const char* who, const char* name, const View& v, std::initia
   if (!same) fail(who, name, " has shape ", shape_of(v), ", expected ", expected, ") (", why, ")");
 }
 
-// The M x K work array of a convolution (workspace.hpp: stream-ordered on the GPU), refused before
-// allocating when it does not fit.
+// The M x K work array of the input's gradient (workspace.hpp: stream-ordered on the GPU), refused
+// before allocating when it does not fit.
 template <class Exec, class T>
 struct work_matrix {
   workspace<Exec, T> memory;
   matrix_view<T, Exec> view;
   work_matrix(const Exec& space, const char* who, const conv_geometry& g)
-      : work_matrix(space, g, std::string(who) + ": its im2col work array " + std::to_string(g.rows()) + " x " +
+      : work_matrix(space, g, std::string(who) + ": its work array " + std::to_string(g.rows()) + " x " +
                                   std::to_string(g.columns())) {}
 
  private:
@@ -90,11 +92,8 @@ void conv2d(const Exec& space, const tensor4_view<const T, Exec>& x, const tenso
   if (g.columns() == 0) {
     Kokkos::deep_copy(space, y2, T(0));
   } else {
-    const work_matrix<Exec, T> work(space, who, g);
-    const auto& col = work.view;
-    Kokkos::parallel_for(nn_label<T>("pk::conv2d im2col"), index_range<Exec>(space, 0, Im2col<T>::count(g)),
-                         Im2col<T>{x.data(), col.data(), g});
-    pk::gemm(space, op::none, op::transpose, T(1), col, matrix_view<const T, Exec>(w.data(), F, g.columns()), T(0), y2);
+    gemm_of<Exec, T>(space, op::none, op::transpose, conv_windows<T>(x.data(), g),
+                     matrix_view<const T, Exec>(w.data(), F, g.columns()), y2, g.columns());
   }
   if (bias.extent(0) != 0 || relu)
     Kokkos::parallel_for(nn_label<T>("pk::conv2d bias"), index_range<Exec>(space, 0, g.rows()),
@@ -145,11 +144,7 @@ void conv2d_backward_weights(const Exec& space, const tensor4_view<const T, Exec
     if (g.rows() == 0) {
       Kokkos::deep_copy(space, dw2, T(0));
     } else {
-      const work_matrix<Exec, T> work(space, who, g);
-      const auto& col = work.view;
-      Kokkos::parallel_for(nn_label<T>("pk::conv2d_backward_weights im2col"),
-                           index_range<Exec>(space, 0, Im2col<T>::count(g)), Im2col<T>{x.data(), col.data(), g});
-      pk::gemm(space, op::transpose, op::none, T(1), dy2, col, T(0), dw2);
+      gemm_of<Exec, T>(space, op::transpose, op::none, dy2, conv_windows<T>(x.data(), g), dw2, g.rows());
     }
   }
   if (db.extent(0) != 0) column_sums<Exec, T>(space, dy2, db);

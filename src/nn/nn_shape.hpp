@@ -30,6 +30,13 @@ inline conv_geometry conv_shape(const char* who, std::int64_t n, std::int64_t h,
     g.out_h = h - kh + 1;
     g.out_w = w - kw + 1;
   }
+  // The implicit GEMM's indices (conv_windows.hpp) are 32-bit, with room for a tile past the end.
+  constexpr double limit = 2147483648.0 - 65536.0;
+  if (double(h) >= limit || double(w) >= limit) fail(who, "the input is ", h, " x ", w, ", expected sides under 2^31 - 2^16");
+  if (double(n) * double(g.out_h) * double(g.out_w) >= limit)
+    fail(who, "N x Ho x Wo = ", n, " x ", g.out_h, " x ", g.out_w, " output pixels, expected fewer than 2^31 - 2^16");
+  if (double(kh) * double(kw) * double(c) >= limit)
+    fail(who, "KH x KW x C = ", kh, " x ", kw, " x ", c, " window elements, expected fewer than 2^31 - 2^16");
   return g;
 }
 

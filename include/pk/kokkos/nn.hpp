@@ -12,8 +12,10 @@
 // output channels), as the Views' extents say. Convolution is correlation (no flip), stride 1;
 // padding valid (output (H-KH+1) x (W-KW+1)) or same (zeros around, output H x W; odd kernels).
 // Asynchronous like any Kokkos kernel: fence the space before reading results on the host.
-// Bad shapes throw pk::error naming the argument; the convolutions' work arrays (im2col, M x K
-// for M = N*Ho*Wo and K = KH*KW*C) are refused with pk::memory_error before allocating.
+// Bad shapes throw pk::error naming the argument. The forward pass and the weights' gradient read
+// the input's windows where their GEMM stages its tiles (an implicit GEMM: no work array); the
+// input's gradient takes an M x K work array (M = N*Ho*Wo, K = KH*KW*C), refused with
+// pk::memory_error before allocating where it does not fit. M and K are below 2^31 - 2^16.
 #include <cstdint>
 #include <string>
 
