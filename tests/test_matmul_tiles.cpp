@@ -280,7 +280,7 @@ TEST_CASE_TEMPLATE("GEMM by each of the GPU's policies by shape (Cuda)", T, floa
   const std::int64_t ks[] = {70, 1100};
   const Kokkos::Cuda space;
   for (const auto& shape : {std::array<std::int64_t, 3>{1, 4096, 4096}, {20, 4096, 4096}, {256, 256, 256}, {200, 300, 170},
-                            {4096, 64, 4096}, {4096, 4096, 64}}) {
+                            {4096, 64, 4096}, {4096, 4096, 64}, {16384, 64, 256}}) {
     CAPTURE(shape[0]);
     CAPTURE(shape[1]);
     d::with_shape_policy<d::gemm_policy<Kokkos::Cuda, T>>(space, shape[0], shape[1], shape[2], [&](auto chosen) {

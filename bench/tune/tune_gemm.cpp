@@ -117,13 +117,13 @@ void tune_gemm(int runs, const std::string& only) {
   using f_32x128 = split<tiles<float, 32, 128, 16, 4, 4, 4>, 512>;
   using f_64x32 = split<tiles<float, 64, 32, 16, 4, 4, 8>, 256>;
   using f_128x64 = split<tiles<float, 128, 64, 16, 8, 8, 2>, 1024>;
-  using f_128x64_4 = split<tiles<float, 128, 64, 16, 8, 8, 4>, 512>;
+  using f_128x64_3 = split<tiles<float, 128, 64, 16, 8, 8, 3>, 682>;  // (4 teams an SM spill 168 bytes)
   for (const auto& s : {std::array<std::int64_t, 3>{256, 256, 256}, {200, 300, 170}, {4096, 64, 4096}})
-    sweep<float, f_large, f_64, f_32x128, f_64x32, f_128x64, f_128x64_4>(s[0], s[1], s[2], runs);
+    sweep<float, f_large, f_64, f_32x128, f_64x32, f_128x64, f_128x64_3>(s[0], s[1], s[2], runs);
   // The CNN's GEMMs at batch 256 (bench_conv2d): the 13x13x32 -> 64 layer's forward (C of 64 columns)
   // and its weight gradient (C of 64 x 288, K of 30976), the 28x28x1 -> 32 layer's forward.
-  sweep<float, f_large, f_64, f_128x64, f_128x64_4>(30976, 64, 288, runs);
-  sweep<float, f_large, f_64, f_128x64, f_128x64_4, f_64x32>(173056, 32, 9, runs);
+  sweep<float, f_large, f_64, f_128x64, f_128x64_3>(30976, 64, 288, runs);
+  sweep<float, f_large, f_64, f_128x64, f_128x64_3, f_64x32>(173056, 32, 9, runs);
   sweep<float, f_64, f_32x128, f_64x32>(64, 288, 30976, runs);
   // GEMV-like (C of one row): blocks of 4 or 8 rows, B's columns wide, K cut into many parts.
   using f_4x256 = split<tiles<float, 4, 256, 16, 4, 4, 4>, 256>;
