@@ -43,6 +43,12 @@ struct panels {
 // An odd thread tile, one per block, scalars.
 template <class T>
 using one_thread_odd = panels<T, 3, 5, 1, 1, 7>;
+// The same with K cut for 200 teams: more parts than one pass of split-K's sum adds (64), so
+// that they are added in groups first.
+template <class T>
+struct many_parts : one_thread_odd<T> {
+  using split_k = d::split_k_teams<200, 1>;
+};
 // 2 x 3 thread tiles of two 16-byte vectors' width a block.
 template <class T>
 using one_thread_six_tiles = panels<T, 2, 32 / int(sizeof(T)), 2, 3, 5, typename d::simd_vector<T, 16>::type>;
@@ -167,6 +173,14 @@ TEST_CASE_TEMPLATE("GEMM by packed panels: an odd thread tile, several tiles a t
   check_policy<one_thread_six_tiles<T>, Kokkos::Serial, T>(Kokkos::Serial());
 }
 
+TEST_CASE_TEMPLATE("GEMM with K in 72 to 143 parts, summed by groups of parts (Serial)", T, float, double) {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{1, 1}, {13, 9}};
+  const std::int64_t ks[] = {500, 1000};  // 72 and 143 K steps of 7, a part each
+  check_policy<many_parts<T>, Kokkos::Serial, T>(Kokkos::Serial(), shapes, ks);
+}
+
 TEST_CASE_TEMPLATE("GEMM by the host's policy: one block tile and several (Serial)", T, float, double) {
   const auto seed = pk_test::seed();
   CAPTURE(seed);
@@ -280,7 +294,7 @@ TEST_CASE_TEMPLATE("GEMM by each of the GPU's policies by shape (Cuda)", T, floa
   const std::int64_t ks[] = {70, 1100};
   const Kokkos::Cuda space;
   for (const auto& shape : {std::array<std::int64_t, 3>{1, 4096, 4096}, {20, 4096, 4096}, {256, 256, 256}, {200, 300, 170},
-                            {4096, 64, 4096}, {4096, 4096, 64}, {16384, 64, 256}}) {
+                            {4096, 64, 4096}, {4096, 4096, 64}, {16384, 64, 256}, {16, 16, 80000}}) {
     CAPTURE(shape[0]);
     CAPTURE(shape[1]);
     d::with_shape_policy<d::gemm_policy<Kokkos::Cuda, T>>(space, shape[0], shape[1], shape[2], [&](auto chosen) {

@@ -252,6 +252,22 @@ struct SumParts {
   }
 };
 
+// Split-K with many parts (a small C over a long K: a convolution's weight gradient, 32 x 9 in 528
+// parts) adds them in groups of `group` first, each group in part order, so that SumParts then
+// reads a few sums per value instead of hundreds one after another: a fixed order either way.
+template <class T>
+struct SumPartGroups {
+  const T* partial;
+  T* grouped;
+  std::int64_t mn, parts, group;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    const std::int64_t g = e / mn, i = e % mn, p0 = g * group, p1 = p0 + group < parts ? p0 + group : parts;
+    T sum = partial[p0 * mn + i];
+    for (std::int64_t p = p0 + 1; p < p1; ++p) sum += partial[p * mn + i];
+    grouped[e] = sum;
+  }
+};
+
 // C = beta*C, for k == 0 or alpha == 0 (A and B are not read, as in BLAS); beta == 0 writes zeros
 // without reading C.
 template <class T, class Exec>

@@ -70,9 +70,20 @@ void launch_gemm(const Exec& space, op op_a, op op_b, T alpha, const typename na
   const workspace<Exec, T> partial(space, static_cast<std::size_t>(plan.splits * m * n), "pk::gemm split-K partial sums");
   f.partial = partial.data();
   Kokkos::parallel_for(name + ", K in " + std::to_string(plan.splits) + " parts", policy(plan.splits), f);
-  Kokkos::parallel_for(std::string("pk::gemm split-K sum ") + type_tag<T>(),
-                       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, m * n),
-                       SumParts<T, Exec>{c, partial.data(), n, m * n, plan.splits, alpha, beta});
+  using range = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  const std::string sum = std::string("pk::gemm split-K sum ") + type_tag<T>();
+  constexpr std::int64_t one_pass = 64;  // parts summed by one pass (the host's 32 teams always are)
+  if (plan.splits <= one_pass) {
+    Kokkos::parallel_for(sum, range(space, 0, m * n), SumParts<T, Exec>{c, partial.data(), n, m * n, plan.splits, alpha, beta});
+    return;
+  }
+  std::int64_t group = 1;  // about sqrt(parts) a group: both passes then read about as many
+  while (group * group < plan.splits) ++group;
+  const std::int64_t groups = (plan.splits + group - 1) / group;
+  const workspace<Exec, T> grouped(space, static_cast<std::size_t>(groups * m * n), "pk::gemm split-K group sums");
+  Kokkos::parallel_for(sum + " by groups", range(space, 0, groups * m * n),
+                       SumPartGroups<T>{partial.data(), grouped.data(), m * n, plan.splits, group});
+  Kokkos::parallel_for(sum, range(space, 0, m * n), SumParts<T, Exec>{c, grouped.data(), n, m * n, groups, alpha, beta});
 }
 
 // C = op(A) op(B) on the backend's policy for the shape (gemm_policy<Exec, T>), A and B any
