@@ -125,6 +125,11 @@ void tune_gemm(int runs, const std::string& only) {
   sweep<float, f_large, f_64, f_128x64, f_128x64_3>(30976, 64, 288, runs);
   sweep<float, f_large, f_64, f_128x64, f_128x64_3, f_64x32>(173056, 32, 9, runs);
   sweep<float, f_64, f_32x128, f_64x32>(64, 288, 30976, runs);
+  // The 28x28x1 -> 32 layer's weight gradient: C of 32 x 9 over K = 173056 (B's rows of 9 floats,
+  // read element by element as the implicit GEMM's one-channel windows are): blocks of fewer columns.
+  using f_32x32 = split<tiles<float, 32, 32, 16, 4, 4, 16>, 128>;
+  using f_32x16 = split<tiles<float, 32, 16, 16, 4, 4, 32>, 64>;
+  sweep<float, f_32x128, f_64x32, f_32x32, f_32x16>(32, 9, 173056, runs);
   // GEMV-like (C of one row): blocks of 4 or 8 rows, B's columns wide, K cut into many parts.
   using f_4x256 = split<tiles<float, 4, 256, 16, 4, 4, 4>, 256>;
   using f_4x512 = split<tiles<float, 4, 512, 8, 4, 4, 4>, 256>;
