@@ -5,7 +5,7 @@
 //   - GEMM: pk::mpi::gemm against ScaLAPACK's p?gemm on the same grid and the same local blocks
 //     (`--gemm-size` square, rounded to a multiple of the grid; where built with ScaLAPACK), and
 //     against the one-process pk::gemm of the same global problem on process 0 alone (strong scaling).
-//   mpiexec -n 4 pk-mpi-bench [--filter-size N] [--gemm-size N] [--runs R] [--backend NAME] [--gpus N]
+//   mpiexec -n 4 pk-mpi-bench [--filter-size N] [--gemm-size N] [--runs R] [--backend NAME] [--gpus N] [--grid RxC]
 // (--gpus N: on cuda, the processes of a machine share its N GPUs by local rank; default 1.)
 // Times: the median of R runs, each between barriers (the slowest process's time).
 #include <mpi.h>
@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int status = 0;
   try {
-    int filter_size = 2048, gemm_size = 1536, runs = 5, gpus = 1;
+    int filter_size = 2048, gemm_size = 1536, runs = 5, gpus = 1, grid_rows = 0, grid_cols = 0;
     std::string backend;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
@@ -197,15 +197,23 @@ int main(int argc, char** argv) {
       else if (a == "--runs") runs = std::stoi(value());
       else if (a == "--backend") backend = value();
       else if (a == "--gpus") gpus = std::max(1, std::stoi(value()));
-      else throw pk::error("pk-mpi-bench: unknown argument " + a +
-                           " (usage: mpiexec -n P pk-mpi-bench [--filter-size N] [--gemm-size N] [--runs R] [--backend NAME] [--gpus N])");
+      else if (a == "--grid") {
+        const std::string v = value();
+        const auto x = v.find('x');
+        if (x == std::string::npos) throw pk::error("pk-mpi-bench: --grid takes ROWSxCOLS (e.g. 1x2), got " + v);
+        grid_rows = std::stoi(v.substr(0, x));
+        grid_cols = std::stoi(v.substr(x + 1));
+      } else
+        throw pk::error("pk-mpi-bench: unknown argument " + a +
+                        " (usage: mpiexec -n P pk-mpi-bench [--filter-size N] [--gemm-size N] [--runs R] [--backend NAME]"
+                        " [--gpus N] [--grid ROWSxCOLS])");
     }
     // On a GPU backend each process takes GPU (its rank on this machine) % gpus.
     pk::runtime_options options;
     if (backend == "cuda") options.device = pk::mpi::local_rank(MPI_COMM_WORLD) % gpus;
     pk::runtime kokkos(options);
     const pk::backend on = backend.empty() ? pk::default_backend() : pk::parse_backend(backend);
-    const pk::mpi::grid g(MPI_COMM_WORLD);
+    const pk::mpi::grid g(MPI_COMM_WORLD, grid_rows, grid_cols);
     if (g.rank() == 0) {
       const char* threads = std::getenv("OMP_NUM_THREADS");
       std::printf("pk-mpi-bench: %d processes, backend %s, OMP_NUM_THREADS=%s, median of %d runs\n", g.size(),

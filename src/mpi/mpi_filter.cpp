@@ -57,11 +57,11 @@ struct halo {
   T* side(std::vector<T>& s, int y, int j) { return s.data() + (std::size_t(y + r) * r + j) * C; }
   const T* side(const std::vector<T>& s, int y, int j) const { return s.data() + (std::size_t(y + r) * r + j) * C; }
 
-  // The pixels [ya, yb) x [xa, xb) as a dense image (a window within r of the block's edge).
-  std::vector<T> window(int ya, int yb, int xa, int xb) const {
-    std::vector<T> w(std::size_t(yb - ya) * (xb - xa) * C);
-    T* dst = w.data();
+  // The pixels [ya, yb) x [xa, xb) (a window within r of the block's edge) into an image whose
+  // rows are `pitch` pixels apart.
+  void window(int ya, int yb, int xa, int xb, T* out, std::size_t pitch) const {
     for (int y = ya; y < yb; ++y) {
+      T* dst = out + std::size_t(y - ya) * pitch * C;
       for (int x = xa; x < 0 && x < xb; ++x, dst += C) std::memcpy(dst, side(left, y, x + r), C * sizeof(T));
       const int m0 = std::max(xa, 0), m1 = std::min(xb, bw);
       if (m1 > m0) {
@@ -70,7 +70,6 @@ struct halo {
       }
       for (int x = std::max(xa, bw); x < xb; ++x, dst += C) std::memcpy(dst, side(right, y, x - bw), C * sizeof(T));
     }
-    return w;
   }
 };
 
@@ -129,6 +128,20 @@ struct exchange {
 // A host array as an unmanaged View.
 template <class T>
 using host_image = Kokkos::View<T***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+// The outputs near a block's edge, filtered as pieces of `fold` rows laid side by side (redo in
+// distributed_apply), back to their place: out(ya + y, xa + x) is piece y / fold's output
+// (r + y % fold, r + x), each piece `pitch` columns right of the one before.
+template <class T, class Exec>
+struct unfold_pieces {
+  image_view<T, Exec> out;
+  image_view<const T, Exec> pieces;
+  int ya, xa, width, channels, fold, pitch, r;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t e) const {
+    const int c = int(e % channels), x = int(e / channels % width), y = int(e / (std::int64_t(channels) * width));
+    out(ya + y, xa + x, c) = pieces(r + y % fold, (y / fold) * pitch + r + x, c);
+  }
+};
 
 // The block's edge frame (edge_frame) copied into host memory: the rows are contiguous in the
 // block; the columns are gathered in the block's own memory first (a strided copy there), then
@@ -241,20 +254,30 @@ void distributed_apply(const char* who, const Exec& space, const grid& g, std::i
   if (g.cols() == 1 || (g.col() == g.cols() - 1 && mode != border::wrap))
     border_columns(h, false, b.cols.begin, width, mode);
 
-  // The outputs within r of the block's edge, from windows of the block with its halo: outputs
-  // [ya, yb) x [xa, xb) read the window r larger on every side.
+  // The outputs within r of the block's edge, [ya, yb) x [xa, xb), from windows of the block with
+  // its halo (each output's window r larger on every side). The left and right columns' window is
+  // 3r wide at most, narrower than the filter's blocks of outputs (64 on a CPU), which would compute
+  // mostly padding: it is cut into pieces of `fold` rows laid side by side in one image (each
+  // piece's window r wider and taller than its outputs, so no output reads another piece), filtered
+  // once and copied back. The top and bottom rows are one piece. The same taps in the same order
+  // for every output as in the one-process filter.
   const auto redo = [&](int ya, int yb, int xa, int xb) {
     if (ya >= yb || xa >= xb) return;
-    const int wh = yb - ya + 2 * r, ww = xb - xa + 2 * r;
-    std::vector<T> window = h.window(ya - r, yb + r, xa - r, xb + r);
-    const image_view<T, Exec> in_window(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_window"), wh, ww, C);
-    const image_view<T, Exec> out_window(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_window_out"), wh, ww, C);
-    Kokkos::deep_copy(space, in_window, host_image<T>(window.data(), wh, ww, C));
-    pk::apply(space, f, image_view<const T, Exec>(in_window), out_window, border::zero);
-    Kokkos::deep_copy(space, Kokkos::subview(out, Kokkos::pair<int, int>(ya, yb), Kokkos::pair<int, int>(xa, xb), Kokkos::ALL),
-                      Kokkos::subview(out_window, Kokkos::pair<int, int>(r, r + yb - ya), Kokkos::pair<int, int>(r, r + xb - xa),
-                                      Kokkos::ALL));
-    space.fence();  // (window is freed on return)
+    constexpr int fold = 64;
+    const int w = xb - xa, pitch = w + 2 * r, rows = yb - ya, pieces = (rows + fold - 1) / fold;
+    const int fh = std::min(fold, rows) + 2 * r, fw = pieces * pitch;
+    std::vector<T> laid(std::size_t(fh) * fw * C, T(0));
+    for (int p = 0; p < pieces; ++p) {
+      const int y0 = ya + p * fold, y1 = std::min(y0 + fold, yb);
+      h.window(y0 - r, y1 + r, xa - r, xb + r, laid.data() + std::size_t(p) * pitch * C, std::size_t(fw));
+    }
+    const image_view<T, Exec> in_laid(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_window"), fh, fw, C);
+    const image_view<T, Exec> out_laid(Kokkos::view_alloc(Kokkos::WithoutInitializing, "pk_mpi_window_out"), fh, fw, C);
+    Kokkos::deep_copy(space, in_laid, host_image<T>(laid.data(), fh, fw, C));
+    pk::apply(space, f, image_view<const T, Exec>(in_laid), out_laid, border::zero);
+    Kokkos::parallel_for("pk::mpi::filter edges", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(rows) * w * C),
+                         unfold_pieces<T, Exec>{out, out_laid, ya, xa, w, C, fold, pitch, r});
+    space.fence();  // (laid and the Views are freed on return)
   };
   // Along a direction not split, the edges' outputs are right already.
   const int top_end = split_rows ? std::min(r, bh) : 0, bottom_begin = split_rows ? std::max(bh - r, top_end) : bh;

@@ -98,6 +98,7 @@ TEST_CASE_TEMPLATE("pk::mpi::apply is bit-identical to pk::apply on the whole im
         CAPTURE(channels);
         check_filter<T>(37, 53, channels, f, mode);
         check_filter<T>(64, 33, channels, f, mode);
+        check_filter<T>(150, 29, channels, f, mode);  // column strips of more than 64 rows: pieces laid side by side
       }
 }
 
