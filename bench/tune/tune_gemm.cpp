@@ -12,6 +12,7 @@
 #include "matmul/copy_prefetch.hpp"
 #include "matmul/gemm_staging.hpp"
 #include "cuda/cuda_gemm_policy.hpp"
+#include "nn/conv_windows.hpp"
 #include "cuda/cuda_streams.hpp"
 #include "tune.hpp"
 
@@ -97,6 +98,33 @@ void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
   (one(Shapes{}), ...);
 }
 
+// The 28x28x1 -> 32 layer's weight gradient at batch 256 as conv2d_backward_weights runs it: dw
+// (32 x 9) = dy^T (32 x 173056) times the windows of x (173056 x 9, read from x by conv_windows),
+// on the given policies. The time includes split-K's sums; the library's policy is the first.
+template <class... Shapes>
+void sweep_conv_weights(int runs) {
+  const std::string what = "gemm conv weights 28x28x1->32 batch 256";
+  if (what.find(only_gemm) == std::string::npos) return;
+  exec space;
+  pk_bench::random_stream rng;
+  pk::detail::conv_geometry g{256, 28, 28, 1, 3, 3, 0, 0, 26, 26};
+  pk::matrix_view<float, exec> x("x", g.batch * g.height * g.width, 1), dy("dy", g.rows(), 32), dw("dw", 32, 9);
+  pk_bench::random_view(x, rng);
+  pk_bench::random_view(dy, rng);
+  const pk::detail::conv_windows<float> windows(x.data(), g);
+  using A = pk::matrix_view<const float, exec>;
+  using B = pk::detail::conv_windows<float>;
+  std::printf("%s (H100 2026-12-07: pass 0.150 ms, cuDNN 0.073)\n", what.c_str());
+  const auto one = [&](auto shape) {
+    using S = decltype(shape);
+    const auto t = pk_bench::measure(
+        space, [&] { pk::detail::launch_gemm<exec, float, S, A, B>(space, pk::op::transpose, pk::op::none, 1.0f, dy, windows, 0.0f, dw, g.rows()); },
+        runs);
+    std::printf("conv weights %-40s %8.4f ms\n", S::name().c_str(), t.median_ms);
+  };
+  (one(Shapes{}), ...);
+}
+
 }  // namespace
 
 void tune_gemm(int runs, const std::string& only) {
@@ -130,6 +158,8 @@ void tune_gemm(int runs, const std::string& only) {
   using f_32x32 = split<tiles<float, 32, 32, 16, 4, 4, 16>, 128>;
   using f_32x16 = split<tiles<float, 32, 16, 16, 4, 4, 32>, 64>;
   sweep<float, f_32x128, f_64x32, f_32x32, f_32x16>(32, 9, 173056, runs);
+  using f_32x64 = split<tiles<float, 32, 64, 16, 4, 4, 8>, 256>;
+  sweep_conv_weights<f_32x128, f_32x64, f_32x32, f_32x16>(runs);
   // GEMV-like (C of one row): blocks of 4 or 8 rows, B's columns wide, K cut into many parts.
   using f_4x256 = split<tiles<float, 4, 256, 16, 4, 4, 4>, 256>;
   using f_4x512 = split<tiles<float, 4, 512, 8, 4, 4, 4>, 256>;
