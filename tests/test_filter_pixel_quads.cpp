@@ -13,12 +13,13 @@ using filter_policy_checks::check_policy;
 // primitives' "asynchronous" copies) or element by element at the edges, and every operation by
 // quads of 2 x 4 outputs for 1-4 channels (radius up to 3: all tested here). Team: Size threads
 // in lanes of Lanes (uint8 only: the suite runs no float kernel with it).
-template <int Size, int Lanes>
+// With RowPassInRegisters the separable filters' row pass stays in each block's registers.
+template <int Size, int Lanes, bool RowPassInRegisters = false>
 struct pixel_quads : filter_policy_checks::host_test_policy {
   using team = d::team_shape<Size, Lanes>;
   static constexpr int TileW = 16, TileH = 4;
   template <class T, class Op>
-  using schedule = d::output_blocks<team, 2, 4, true, 4>;
+  using schedule = d::output_blocks<team, 2, 4, true, 4, RowPassInRegisters>;
   template <class T, class Op>
   using staging = d::staged_by_packs<team, 1, 2, d::copy_asynchronously<primitives>, d::staged_as_pixels>;
 };
@@ -29,6 +30,12 @@ TEST_CASE("uint8 filters staged as pixels and read by quads, one thread (Serial)
   const auto seed = pk_test::seed();
   CAPTURE(seed);
   check_policy<pixel_quads<1, 1>, Kokkos::Serial, false>();
+}
+
+TEST_CASE("uint8 filters by quads, the separable row pass in registers (Serial)") {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  check_policy<pixel_quads<1, 1, true>, Kokkos::Serial, false>();
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)

@@ -64,6 +64,19 @@ struct shrinking_tiles : one_thread {
   static std::int64_t min_tiles(const Exec&) { return 1000; }
 };
 
+// The separable filter's row pass kept in each block's registers (no row-pass buffer): blocks of
+// 2 x 1, one-channel floats by quads of 2 x 4; then teams of two lanes, blocks of 3 x 1.
+struct row_pass_in_registers : one_thread {
+  template <class T, class Op>
+  using schedule = d::output_blocks<team, 2, 1, std::is_same_v<T, float>, 1, true>;
+};
+struct row_pass_in_registers_two_lanes : one_thread {
+  using team = d::team_shape<2, 2>;
+  static constexpr int TileW = 16, TileH = 6;
+  template <class T, class Op>
+  using schedule = d::output_blocks<team, 3, 1, std::is_same_v<T, float>, 1, true>;
+};
+
 }  // namespace
 
 TEST_CASE("filters with the GPU's schedules and element staging, one thread (Serial)") {
@@ -88,5 +101,12 @@ TEST_CASE("filters with teams of two: packs, asynchronous and tensor copies, a s
   }
   check_policy<two_groups_small_scratch, Kokkos::OpenMP>();
   check_policy<two_lanes_tensor_copies, Kokkos::OpenMP>();
+  check_policy<row_pass_in_registers_two_lanes, Kokkos::OpenMP>();
 }
 #endif
+
+TEST_CASE("separable filters with the row pass in registers, one thread (Serial)") {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  check_policy<row_pass_in_registers, Kokkos::Serial>();
+}

@@ -44,11 +44,18 @@ struct cuda_filter_policy {
   // each byte widened once per row, and each result row leaves as one 32-bit store. H100, one
   // run: RGB 3x3 0.29 -> 0.55 of copy bandwidth, Gaussian 5x5 0.18 -> 0.30, against floats in
   // scratch staged element by element, blocks of 4 x 1 (packs of 16 pixels converted to floats had
-  // taken those kernels past 100 registers). Larger radii stay so.
+  // taken those kernels past 100 registers). Larger radii stay so. Their separable filters keep
+  // the row pass in registers (each block's window rows passed as the column pass reads them):
+  // no float row-pass buffer, which had shrunk the tiles to 128 x 32 (gray) and 64 x 32 (RGB) to
+  // fit a team's scratch. H100, 2026-12-07, Gaussian 5x5 at 8192^2 (64 registers, no spills):
+  // `pk_tune filter` on 256 x 32 tiles gray 0.32 -> 0.40 of copy bandwidth, RGB 0.30 -> 0.40;
+  // `pk bench` (with 1024-wide tiles, not kept: fewer tiles for small images) gray 0.32 -> 0.41,
+  // RGB 0.30 -> 0.39, RGBA 0.29 -> 0.38. Images of one or two tile rows get fewer tiles with it
+  // (512x768 RGB: 48 of 256 x 32 against 192 of 64 x 32), not yet measured alone.
   template <class T, class Op>
   static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
   template <class T, class Op>
-  using schedule = std::conditional_t<pixel_quads<T, Op>, output_blocks<team, 4, 4, true, 4>,
+  using schedule = std::conditional_t<pixel_quads<T, Op>, output_blocks<team, 4, 4, true, 4, true>,
                                       output_blocks<team, 4, 1, std::is_same_v<T, float>>>;
 
   // Float tiles go by 16-byte packs, each thread with 10 loads in flight before it stores them: a

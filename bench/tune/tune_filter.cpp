@@ -54,16 +54,18 @@ struct tiles : d::cuda_filter_policy {
 
 // Variants of the CUDA policy's uint8 kernels (pixels in scratch, quads of Rows x 4 outputs):
 // TileW x TileH tiles, launch bounds of at least Teams teams an SM (0: none).
-template <int TileW_, int TileH_, int Rows, int Teams>
+// RowPassInRegisters: the separable row pass in each block's registers, no row-pass buffer.
+template <int TileW_, int TileH_, int Rows, int Teams, bool RowPassInRegisters = false>
 struct pixel_tiles : d::cuda_filter_policy {
   static constexpr int TileW = TileW_, TileH = TileH_;
   template <class T, class Op>
-  using schedule = d::output_blocks<team, Rows, 4, true, 4>;
+  using schedule = d::output_blocks<team, Rows, 4, true, 4, RowPassInRegisters>;
   template <class T, class Op>
   static constexpr int teams_per_sm = Teams;
   static std::string name() {
     return "uint8 " + std::to_string(TileW) + "x" + std::to_string(TileH) + " rows " + std::to_string(Rows) +
-           (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string());
+           (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
+           (RowPassInRegisters ? " row pass in registers" : "");
   }
 };
 
@@ -248,7 +250,7 @@ void tune_filter(int runs, const std::string& only) {
   // uint8 (gray, RGB) as the policy stages it, against other tiles, rows a thread and launch bounds.
 #define PK_TUNE_PIXEL_SHAPES \
   pixel_tiles<256, 32, 4, 0>, pixel_tiles<512, 32, 4, 0>, pixel_tiles<1024, 32, 4, 0>, pixel_tiles<512, 64, 4, 0>, \
-      pixel_tiles<256, 64, 4, 0>
+      pixel_tiles<256, 64, 4, 0>, pixel_tiles<256, 32, 4, 0, true>, pixel_tiles<1024, 32, 4, 0, true>, pixel_tiles<256, 64, 8, 0, true>
   for (int c : {1, 3}) {
     const std::string what = c == 1 ? " uint8 gray" : " uint8 RGB";
     sweep<std::uint8_t, PK_TUNE_PIXEL_SHAPES>(8192, 8192, c, kernel::conv3, conv3, "conv 3x3" + what, runs, only);

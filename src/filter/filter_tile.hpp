@@ -74,6 +74,23 @@ struct staged_tile {
     }
   }
 
+  // The separable filter's passes, row_f then column_f (each f(window, acc)): through the row-pass
+  // buffer, or with the schedule's RowPassInRegisters block by block, the column pass reading
+  // the row pass of each window row as it is computed.
+  template <class RowF, class ColumnF>
+  KOKKOS_INLINE_FUNCTION void separable(const RowF& row_f, const ColumnF& column_f) const {
+    if constexpr (Schedule::RowPassInRegisters) {
+      for_each_output([&](const auto& window, auto& acc) {
+        constexpr int BlockCols = std::extent<std::remove_reference_t<decltype(acc)>, 1>::value;
+        column_f(row_passed_window<BlockCols, std::remove_cv_t<std::remove_reference_t<decltype(window)>>, RowF>{window, row_f},
+                 acc);
+      });
+    } else {
+      for_each_row_pass_output(row_f);
+      for_each_output_of_row_pass(column_f);
+    }
+  }
+
   // f(window, acc) for blocks of one row of every staged row (the column pass that follows reads
   // the staged rows of whole row groups), acc stored in row_pass; then a barrier.
   template <class F>
@@ -148,9 +165,12 @@ struct FilterTile {
   Op op;
   staging stage;
 
+  // The separable row pass's buffer in scratch (not where the schedule keeps it in registers).
+  static constexpr bool row_pass_buffer = Op::row_pass && !schedule::RowPassInRegisters;
+
   std::size_t scratch_bytes() const {
     return aligned_scratch_bytes<staging::Align, Exec, scratch_type>(stage.scratch_elements(grid)) +
-           (Op::row_pass ? aligned_scratch_bytes<16, Exec>(grid.row_pass_floats()) : 0);
+           (row_pass_buffer ? aligned_scratch_bytes<16, Exec>(grid.row_pass_floats()) : 0);
   }
   // Host, once the grid is final: what the staging needs of this image (a tensor map).
   void prepare() { stage.prepare(in.data(), grid); }
@@ -162,7 +182,7 @@ struct FilterTile {
       stage.template stage<R>(team, scratch, in.data(), grid, t, mode, [&](const auto& staged) {
         using staged_type = std::remove_cv_t<std::remove_reference_t<decltype(staged)>>;
         float* row_pass = nullptr;
-        if constexpr (Op::row_pass) row_pass = aligned_scratch<16>(team, grid.row_pass_floats());
+        if constexpr (row_pass_buffer) row_pass = aligned_scratch<16>(team, grid.row_pass_floats());
         op(staged_tile<schedule, typename Policy::primitives, R, staging::template pack_elements<T>, member_type, T,
                        staged_type>{team, grid, t, staged, out.data(), row_pass});
       });

@@ -91,6 +91,31 @@ struct quad_window {
   }
 };
 
+// The window of the separable filter's column pass where the row pass stays in registers
+// (schedules with RowPassInRegisters): row i is the row pass over row i of a block's 2-D window,
+// computed when the column pass reads it, as one tap a row. No row-pass buffer in scratch and no
+// barrier between the passes; the row pass of a window row is computed once for every block that
+// reads it (Rows + 2r rows for Rows output rows).
+template <int Cols, class Window, class RowPass>
+struct row_passed_window {
+  const Window& window;
+  const RowPass& pass;
+  template <class Row>
+  struct one_row {
+    Row r;
+    KOKKOS_INLINE_FUNCTION const Row& row(int) const { return r; }
+  };
+  struct values {
+    float v[1][Cols];
+    KOKKOS_INLINE_FUNCTION float operator()(int, int q) const { return v[0][q]; }
+  };
+  KOKKOS_INLINE_FUNCTION values row(int i) const {
+    values out;
+    pass(one_row<decltype(window.row(i))>{window.row(i)}, out.v);
+    return out;
+  }
+};
+
 // A tile staged row by row (stage_elements.hpp, stage_packs.hpp): staged row yy at
 // staged + yy * pitch, `lead` elements before its halo; elements of S.
 template <class S = float>
@@ -181,13 +206,16 @@ KOKKOS_INLINE_FUNCTION void store_block(T* image, const tile_grid& g, const tile
 
 // The schedule: Team (team_shape) threads, blocks of Rows x Cols, and with Quads blocks of Rows x 4
 // read by quads where the staged tile allows them, for tiles of up to QuadChannels channels (each
-// count a variant of the kernel's code: its windows' taps at compile-time offsets).
-template <class Team, int Rows_, int Cols_, bool Quads_ = false, int QuadChannels_ = 1>
+// count a variant of the kernel's code: its windows' taps at compile-time offsets). The separable
+// filter's row pass goes to a second scratch buffer, read by the column pass after a barrier, or
+// with RowPassInRegisters stays in each block's registers (row_passed_window).
+template <class Team, int Rows_, int Cols_, bool Quads_ = false, int QuadChannels_ = 1, bool RowPassInRegisters_ = false>
 struct output_blocks {
   using team = Team;
   static constexpr int Rows = Rows_, Cols = Cols_;
   static constexpr bool Quads = Quads_;
   static constexpr int QuadChannels = QuadChannels_;
+  static constexpr bool RowPassInRegisters = RowPassInRegisters_;
 };
 
 }  // namespace pk::detail

@@ -127,8 +127,10 @@ struct Conv2D {
   }
 };
 
-// out = in (*) column (x) row: a row pass over every staged row into a second scratch buffer, then
-// the column pass from it; 2K multiply-adds per output instead of K^2.
+// out = in (*) column (x) row: the row pass (1 x K), then the column pass (K x 1) over its results;
+// 2K multiply-adds per output instead of K^2. The tile runs the two passes as its schedule says:
+// the row pass over every staged row into a second scratch buffer (row_pass: the buffer may be
+// needed), or kept in each block's registers.
 template <class Radius>
 struct SeparableConv {
   static constexpr bool row_pass = true;
@@ -137,8 +139,8 @@ struct SeparableConv {
   template <class Tile>
   KOKKOS_INLINE_FUNCTION void operator()(const Tile& tile) const {
     const auto k = taps_of(radius);
-    tile.for_each_row_pass_output([&](const auto& window, auto& acc) { correlate(row.t, fixed<1>(), k, window, acc); });
-    tile.for_each_output_of_row_pass([&](const auto& window, auto& acc) { correlate(column.t, k, fixed<1>(), window, acc); });
+    tile.separable([&](const auto& window, auto& acc) { correlate(row.t, fixed<1>(), k, window, acc); },
+                   [&](const auto& window, auto& acc) { correlate(column.t, k, fixed<1>(), window, acc); });
   }
 };
 
