@@ -73,16 +73,24 @@ struct cuda_mma_gemm_policy {
 // (GEMV-like) 4 x 128 blocks of one warp, K cut for 16 of them an SM, measured 0.63 against 0.48
 // for 32 x 128 (1x4096x4096, one run, launch bounds of 8 teams an SM); not chosen: with launch
 // bounds of 16 teams an SM, Kokkos refused the launch ("requested too large team size": 16 teams'
-// 18 KB of scratch exceed an SM's), which test_matmul_tiles caught on the GPU.
+// 18 KB of scratch exceed an SM's), which test_matmul_tiles caught on the GPU. A C of at most
+// 32 x 32 (the first CNN layer's weight gradient: 32 x 9 over K = 173056 window pixels) on 32 x 32
+// blocks of 64 threads, sixteen teams an SM, K in more parts: that pass took 0.061 ms against
+// 0.152 on 32 x 128 blocks, 119 of whose 128 columns lay outside C (H100, 2026-12-07, one
+// `pk bench --only conv2d` of each in one session: 0.47 -> 1.16 of cuDNN; `pk_tune gemm` on the
+// same GEMM: 32 x 64 0.092 ms; 32 x 16 at 32 teams an SM was refused the launch).
 template <>
 struct gemm_policy<Kokkos::Cuda, float> : cuda_gemm_policy<float, 128, 128, 8, 8, 2> {
   using large = cuda_gemm_policy<float, 128, 128, 8, 8, 2>;
   using few_rows = cuda_gemm_policy<float, 32, 128, 4, 4, 4>;
+  using few_columns = cuda_gemm_policy<float, 32, 32, 4, 4, 16>;
   using few_tiles = cuda_gemm_policy<float, 64, 64, 4, 4, 4>;
   using narrow = cuda_gemm_policy<float, 128, 64, 8, 8, 3>;
   template <class Run>
   static void for_shape(const Kokkos::Cuda& space, std::int64_t m, std::int64_t n, std::int64_t, Run&& run) {
-    if (m <= few_rows::TileM)
+    if (m <= few_columns::TileM && n <= few_columns::TileN)
+      run(policy_tag<few_columns>{});
+    else if (m <= few_rows::TileM)
       run(policy_tag<few_rows>{});
     else if (n <= narrow::TileN && block_tiles<narrow>(m, n) >= cuda_multiprocessors(space))
       run(policy_tag<narrow>{});
