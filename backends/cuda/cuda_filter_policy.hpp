@@ -50,8 +50,10 @@ struct cuda_filter_policy {
   // fit a team's scratch. H100, 2026-12-07, Gaussian 5x5 at 8192^2 (64 registers, no spills):
   // `pk_tune filter` on 256 x 32 tiles gray 0.32 -> 0.40 of copy bandwidth, RGB 0.30 -> 0.40;
   // `pk bench` (with 1024-wide tiles, not kept: fewer tiles for small images) gray 0.32 -> 0.41,
-  // RGB 0.30 -> 0.39, RGBA 0.29 -> 0.38. Images of one or two tile rows get fewer tiles with it
-  // (512x768 RGB: 48 of 256 x 32 against 192 of 64 x 32), not yet measured alone.
+  // RGB 0.30 -> 0.39, RGBA 0.29 -> 0.38. Small images get fewer tiles with it (512x768 RGB: 48 of
+  // 256 x 32 against 192 of 64 x 32, the variant's tiles for RGB and RGBA too): Gaussian 512x768
+  // RGB 0.34 -> 0.29, RGBA 0.34 -> 0.25, 1920x1080 RGB 0.35 -> 0.34, RGBA 0.25 -> 0.20. Next:
+  // min_tiles (shrink to fill the SMs) for them.
   template <class T, class Op>
   static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
   template <class T, class Op>
