@@ -30,7 +30,7 @@ struct host_test_policy {
   static constexpr bool FixedRadius = true;
   template <class T, class Op>
   static constexpr int teams_per_sm = 0;
-  template <class Exec>
+  template <class T, class Op, class Exec>
   static std::int64_t min_tiles(const Exec&) { return 0; }
   template <class F>
   KOKKOS_INLINE_FUNCTION static void run_tile(const F& f) {

@@ -24,6 +24,22 @@ struct pixel_quads : filter_policy_checks::host_test_policy {
   using staging = d::staged_by_packs<team, 1, 2, d::copy_asynchronously<primitives>, d::staged_as_pixels>;
 };
 
+// The CUDA policy's uint8 tiles in small: blocks of 8 x 4 on tiles of tile_rows = 16 rows (not
+// TileH), the separable row pass in registers, and min_tiles for uint8 only: the tiles of every
+// image under 50 of them shrink to 8 rows.
+struct tall_pixel_quads : pixel_quads<1, 1, true> {
+  template <class T, class Op>
+  static constexpr int tile_rows = 16;
+  template <class T, class Op>
+  using schedule = d::output_blocks<team, 8, 4, true, 4, true>;
+  template <class T, class Op, class Exec>
+  static std::int64_t min_tiles(const Exec&) {
+    return std::is_same_v<T, std::uint8_t> ? 50 : 0;
+  }
+};
+static_assert(d::tile_rows_of<tall_pixel_quads, std::uint8_t, d::Conv2D<d::fixed<1>>>::value == 16);
+static_assert(d::tile_rows_of<pixel_quads<1, 1>, std::uint8_t, d::Conv2D<d::fixed<1>>>::value == 4);
+
 }  // namespace
 
 TEST_CASE("uint8 filters staged as pixels and read by quads, one thread (Serial)") {
@@ -36,6 +52,12 @@ TEST_CASE("uint8 filters by quads, the separable row pass in registers (Serial)"
   const auto seed = pk_test::seed();
   CAPTURE(seed);
   check_policy<pixel_quads<1, 1, true>, Kokkos::Serial, false>();
+}
+
+TEST_CASE("uint8 filters by quads of 8 rows on taller tiles, shrunk for small images (Serial)") {
+  const auto seed = pk_test::seed();
+  CAPTURE(seed);
+  check_policy<tall_pixel_quads, Kokkos::Serial, false>();
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)

@@ -60,7 +60,7 @@ struct two_lanes_tensor_copies : one_thread {
 // small images' knob of run_tiles, over every shape.
 struct shrinking_tiles : one_thread {
   static constexpr int TileW = 64, TileH = 16;
-  template <class Exec>
+  template <class T, class Op, class Exec>
   static std::int64_t min_tiles(const Exec&) { return 1000; }
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda/cuda_multiprocessors.hpp"
 #include "cuda/cuda_primitives.hpp"
 #include "filter/filter_policy.hpp"
 #include "filter/stage_boxes.hpp"
@@ -21,9 +22,9 @@ inline constexpr bool is_conv2d<Conv2D<Radius>> = true;
 struct cuda_filter_policy {
   using primitives = cuda_primitives;
   // 256 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
-  // row, each warp a group of 4 rows (schedule below). Wide tiles keep the halo small (3x3: 264 x
-  // 34 staged for 256 x 32, 36 KB); measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and
-  // others.
+  // row, each warp a group of 4 rows (schedule below; uint8 tiles: 256 x 64, groups of 8 rows,
+  // tile_rows). Wide tiles keep the halo small (3x3: 264 x 34 staged for 256 x 32, 36 KB);
+  // measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and others.
   using team = team_shape<256, 32>;
   static constexpr int TileW = 256, TileH = 32;
   // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
@@ -40,25 +41,26 @@ struct cuda_filter_policy {
   template <class T, class Op>
   static constexpr int R = radius_of<decltype(Op::radius)>::value;
   // uint8 tiles up to radius 3 stay uint8 in scratch (staged_as_pixels below) and go by quads of
-  // 4 x 4 outputs for every operation and 1-4 channels: a window row is read as 32-bit words,
+  // 8 x 4 outputs for every operation and 1-4 channels: a window row is read as 32-bit words,
   // each byte widened once per row, and each result row leaves as one 32-bit store. H100, one
-  // run: RGB 3x3 0.29 -> 0.55 of copy bandwidth, Gaussian 5x5 0.18 -> 0.30, against floats in
-  // scratch staged element by element, blocks of 4 x 1 (packs of 16 pixels converted to floats had
-  // taken those kernels past 100 registers). Larger radii stay so. Their separable filters keep
-  // the row pass in registers (each block's window rows passed as the column pass reads them):
-  // no float row-pass buffer, which had shrunk the tiles to 128 x 32 (gray) and 64 x 32 (RGB) to
-  // fit a team's scratch. H100, 2026-12-07, Gaussian 5x5 at 8192^2 (64 registers, no spills):
-  // `pk_tune filter` on 256 x 32 tiles gray 0.32 -> 0.40 of copy bandwidth, RGB 0.30 -> 0.40;
-  // `pk bench` (with 1024-wide tiles, not kept: fewer tiles for small images) gray 0.32 -> 0.41,
-  // RGB 0.30 -> 0.39, RGBA 0.29 -> 0.38. Small images get fewer tiles with it (512x768 RGB: 48 of
-  // 256 x 32 against 192 of 64 x 32, the variant's tiles for RGB and RGBA too): Gaussian 512x768
-  // RGB 0.34 -> 0.29, RGBA 0.34 -> 0.25, 1920x1080 RGB 0.35 -> 0.34, RGBA 0.25 -> 0.20. Next:
-  // min_tiles (shrink to fill the SMs) for them.
+  // run: RGB 3x3 0.29 -> 0.55 of copy bandwidth, Gaussian 5x5 0.18 -> 0.30 (blocks of 4 x 4),
+  // against floats in scratch staged element by element, blocks of 4 x 1. Larger radii stay so.
+  // Their separable filters keep the row pass in registers (each block's window rows passed as
+  // the column pass reads them): no float row-pass buffer, which had shrunk the tiles to 128 x 32
+  // (gray) and 64 x 32 (RGB) to fit a team's scratch: Gaussian 5x5 at 8192^2 gray 0.32 -> 0.41,
+  // RGB 0.30 -> 0.39, RGBA 0.29 -> 0.38 (H100, 2026-12-07). Blocks of 8 rows (a window row feeds
+  // 8 output rows, not 4: (8 + 2r) / 8 row reads an output row) on tiles of 64 rows, one block
+  // row a group: `pk_tune filter` (H100, 8192^2, against 4 rows on 256 x 32) Gaussian gray 0.40
+  // -> 0.46, RGB 0.40 -> 0.46, 3x3 gray 0.48 -> 0.53, RGB 0.55 -> 0.58, Sobel gray 0.43 -> 0.47.
+  // Those tiles would leave small images few (512x768 RGB: 24 tiles for 132 multiprocessors):
+  // min_tiles below shrinks them until every multiprocessor has one.
   template <class T, class Op>
   static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
   template <class T, class Op>
-  using schedule = std::conditional_t<pixel_quads<T, Op>, output_blocks<team, 4, 4, true, 4, true>,
+  using schedule = std::conditional_t<pixel_quads<T, Op>, output_blocks<team, 8, 4, true, 4, true>,
                                       output_blocks<team, 4, 1, std::is_same_v<T, float>>>;
+  template <class T, class Op>
+  static constexpr int tile_rows = team::Groups * schedule<T, Op>::Rows;
 
   // Float tiles go by 16-byte packs, each thread with 10 loads in flight before it stores them: a
   // 3x3 or 5x5 tile (34 or 36 rows of 66 packs) in one round trip. From radius 2 the packs go by
@@ -94,9 +96,14 @@ struct cuda_filter_policy {
   // would spill at 48 (68-716 bytes): no bounds there.
   template <class T, class Op>
   static constexpr int teams_per_sm = tensor_copies<T, Op> ? 4 : std::is_same_v<T, float> && R<T, Op> <= 3 ? 5 : 0;
-  // Small images keep their tiles (512x768 gray: 48 tiles of 256 x 32 for 132 multiprocessors)
-  // until `pk_tune small` has measured fewer, smaller tiles against them.
-  static std::int64_t min_tiles(const Kokkos::Cuda&) { return 0; }
+  // Small images: the uint8 kernels' tiles shrink until there is one for every multiprocessor
+  // (512x768 RGB: 24 tiles of 256 x 64 -> 192 of 64 x 32). The float kernels keep theirs
+  // (512x768 gray: 48 tiles of 256 x 32): shrinking them measured at most +0.06 of copy bandwidth
+  // (`pk_tune small`, H100, 2026-12-06).
+  template <class T, class Op>
+  static std::int64_t min_tiles(const Kokkos::Cuda& space) {
+    return pixel_quads<T, Op> ? cuda_multiprocessors(space) : 0;
+  }
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void run_tile(const F& f) {
     f();

@@ -59,6 +59,8 @@ template <int TileW_, int TileH_, int Rows, int Teams, bool RowPassInRegisters =
 struct pixel_tiles : d::cuda_filter_policy {
   static constexpr int TileW = TileW_, TileH = TileH_;
   template <class T, class Op>
+  static constexpr int tile_rows = TileH_;
+  template <class T, class Op>
   using schedule = d::output_blocks<team, Rows, 4, true, 4, RowPassInRegisters>;
   template <class T, class Op>
   static constexpr int teams_per_sm = Teams;

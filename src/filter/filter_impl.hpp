@@ -40,7 +40,7 @@ bool check_filter_views(const char* who, const image_view<const T, Exec>& in, co
 }
 
 // Launches FilterTile f, one team per output tile. Where the image has fewer tiles than the
-// policy wants (min_tiles: small images on a GPU; -1 takes Policy::min_tiles(space)), tiles shrink
+// policy wants (min_tiles: small images on a GPU; -1 takes the policy's min_tiles<T, Op>(space)), tiles shrink
 // down to 32 x Rows so that more multiprocessors share the work. Where team scratch is a GPU's
 // shared memory (Policy::ScratchLimit), the tile loses rows or columns until its scratch fits
 // what a team may use (wide halos of 4-channel images); on a host it stays as chosen.
@@ -49,11 +49,12 @@ void run_tiles(const char* label, const Exec& space, Functor f, std::int64_t min
   using policy = typename Functor::policy;
   using schedule = typename Functor::schedule;
   using T = typename Functor::value_type;
+  using Op = typename Functor::op_type;
   const auto regrid = [&f](int tile_h, int tile_w) {
     f.grid = make_tile_grid(f.grid.height, f.grid.width, f.grid.channels, f.grid.radius, tile_h, tile_w,
                             schedule::Rows, schedule::Cols, Functor::staging::template pack_elements<T>);
   };
-  regrid(policy::TileH, policy::TileW);
+  regrid(tile_rows_of<policy, T, Op>::value, policy::TileW);
   // Halve the longer side (in elements, width counting as a quarter), the width only while over
   // min_w: a tile that stays roughly 4:1 keeps its halo, which is read twice, a small part of what
   // it stages.
@@ -63,7 +64,7 @@ void run_tiles(const char* label, const Exec& space, Functor f, std::int64_t min
     else
       regrid(f.grid.tile_h / 2, f.grid.tile_w);
   };
-  if (min_tiles < 0) min_tiles = policy::min_tiles(space);
+  if (min_tiles < 0) min_tiles = policy::template min_tiles<T, Op>(space);
   while (std::int64_t(f.grid.tiles_x) * f.grid.tiles_y < min_tiles && (f.grid.tile_w > 32 || f.grid.tile_h > schedule::Rows))
     shrink(32);
   if constexpr (policy::ScratchLimit > 0) {
@@ -79,7 +80,7 @@ void run_tiles(const char* label, const Exec& space, Functor f, std::int64_t min
   if (tile_count > INT_MAX) fail(label, "the image has ", tile_count, " tiles, more than a launch can take");
   // With launch bounds where the policy asks for a number of teams an SM (GPUs: the compiler then
   // keeps a thread's registers within 65536 / (TeamSize x that number)).
-  constexpr int min_teams = policy::template teams_per_sm<T, typename Functor::op_type>;
+  constexpr int min_teams = policy::template teams_per_sm<T, Op>;
   using bounds = std::conditional_t<(min_teams > 0), Kokkos::LaunchBounds<policy::team::Size, min_teams>,
                                     Kokkos::LaunchBounds<>>;
   const auto launch = Kokkos::TeamPolicy<Exec, bounds>(space, static_cast<int>(tile_count), policy::team::Size, 1)

@@ -4,6 +4,7 @@
 // names
 //   primitives                  the device primitives its kernels use (core/primitives.hpp);
 //   TileW, TileH, team           the output tile of a team, and its threads (team_shape);
+//   tile_rows<T, Op>             (optional) the tile's rows for some kernels where not TileH;
 //   ScratchLimit                team scratch bytes a tile may use (0: ordinary memory, no limit;
 //                               else tiles shrink until they fit);
 //   FixedRadius                 whether kernels are compiled per radius (loops over the stencil
@@ -12,13 +13,14 @@
 //   staging<T, Op>              how a tile reaches scratch (stage_elements.hpp, stage_packs.hpp,
 //                               stage_boxes.hpp);
 //   teams_per_sm<T, Op>         launch bounds: at least that many teams an SM (0: none);
-//   min_tiles(space)            where an image has fewer tiles than that, they shrink (small
+//   min_tiles<T, Op>(space)     where an image has fewer tiles than that, they shrink (small
 //                               images on a GPU: more multiprocessors share the work; 0: never);
 //   run_tile(f)                 runs a team's work on its tile, f(): inlined, or (CPUs) outlined;
 // for the operation Op (stencils.hpp) on pixels of T. host_filter_policy is the CPUs' choice,
 // backends/cuda/cuda_filter_policy.hpp the GPU's.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/primitives.hpp"
 #include "core/unroll.hpp"
@@ -55,7 +57,7 @@ struct host_filter_policy {
   using staging = staged_by_elements<team, 1, 1, true>;
   template <class T, class Op>
   static constexpr int teams_per_sm = 0;
-  template <class Exec>
+  template <class T, class Op, class Exec>
   static std::int64_t min_tiles(const Exec&) { return 0; }
   // A tile's work as a function of its own: inlined into Kokkos' loop over the tiles, GCC spilled
   // the blocks' accumulators to the stack in every pass of the separable filters (they ran 1.3x
@@ -65,5 +67,13 @@ struct host_filter_policy {
     f();
   }
 };
+
+// The rows of a team's output tile for Op on pixels of T: Policy::tile_rows<T, Op> where the
+// policy names it, else Policy::TileH.
+template <class Policy, class T, class Op, class = void>
+struct tile_rows_of : std::integral_constant<int, Policy::TileH> {};
+template <class Policy, class T, class Op>
+struct tile_rows_of<Policy, T, Op, std::void_t<decltype(Policy::template tile_rows<T, Op>)>>
+    : std::integral_constant<int, Policy::template tile_rows<T, Op>> {};
 
 }  // namespace pk::detail
