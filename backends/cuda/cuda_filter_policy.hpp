@@ -53,7 +53,7 @@ struct cuda_filter_policy {
   // row a group: `pk_tune filter` (H100, 8192^2, against 4 rows on 256 x 32) Gaussian gray 0.40
   // -> 0.46, RGB 0.40 -> 0.46, 3x3 gray 0.48 -> 0.53, RGB 0.55 -> 0.58, Sobel gray 0.43 -> 0.47.
   // Those tiles would leave small images few (512x768 RGB: 24 tiles for 132 multiprocessors):
-  // min_tiles below shrinks them until every multiprocessor has one.
+  // min_tiles below shrinks them.
   template <class T, class Op>
   static constexpr bool pixel_quads = std::is_same_v<T, std::uint8_t> && R<T, Op> <= 3;
   template <class T, class Op>
@@ -96,13 +96,15 @@ struct cuda_filter_policy {
   // would spill at 48 (68-716 bytes): no bounds there.
   template <class T, class Op>
   static constexpr int teams_per_sm = tensor_copies<T, Op> ? 4 : std::is_same_v<T, float> && R<T, Op> <= 3 ? 5 : 0;
-  // Small images: the uint8 kernels' tiles shrink until there is one for every multiprocessor
-  // (512x768 RGB: 24 tiles of 256 x 64 -> 192 of 64 x 32). The float kernels keep theirs
-  // (512x768 gray: 48 tiles of 256 x 32): shrinking them measured at most +0.06 of copy bandwidth
-  // (`pk_tune small`, H100, 2026-12-06).
+  // Small images: the uint8 kernels' tiles shrink until there are two for every multiprocessor
+  // (512x768 RGB: 24 tiles of 256 x 64 -> 384 of 32 x 32). `pk_tune small` (H100, 2026-12-07,
+  // 3x3 and Gaussian 5x5, gray / RGB / RGBA) at 512x768, the tiles kept -> one a multiprocessor
+  // -> two: 0.25-0.45 -> 0.36-0.65 -> 0.39-0.65 of copy bandwidth (three or more: mostly less); at
+  // 1920x1080, 0.27-0.45 -> 0.27-0.47 -> 0.28-0.49. The float kernels keep theirs (512x768 gray:
+  // 48 tiles of 256 x 32): shrinking them measured at most +0.06 (`pk_tune small`, 2026-12-06).
   template <class T, class Op>
   static std::int64_t min_tiles(const Kokkos::Cuda& space) {
-    return pixel_quads<T, Op> ? cuda_multiprocessors(space) : 0;
+    return pixel_quads<T, Op> ? 2 * cuda_multiprocessors(space) : 0;
   }
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void run_tile(const F& f) {
