@@ -38,19 +38,12 @@ struct cuda_primitives {
 
   // Float results stored "evict first" (st.global.cs): on the H200 this took the 3x3 filter from
   // 0.82-0.84 to 0.87-0.88 of copy bandwidth and the 5x5 from 0.76 to 0.79; presumably L2 then
-  // keeps the staged rows that neighbouring tiles read again (not profiled). Four uint8 results
-  // the same way, as the one 32-bit word narrow_to_bytes packed them into (copied as a struct of
-  // bytes, nvcc unpacked the word into four byte registers for a st.global.v4.u8: 7 more
-  // instructions a row of 4 outputs in the PTX).
+  // keeps the staged rows that neighbouring tiles read again (not profiled).
   template <class P>
   KOKKOS_INLINE_FUNCTION static void store_streaming(P* dst, const P& value) {
 #if defined(__CUDA_ARCH__)
     if constexpr (std::is_same_v<P, pack<float>>) {
       __stcs(reinterpret_cast<float4*>(dst), make_float4(value.v[0], value.v[1], value.v[2], value.v[3]));
-      return;
-    }
-    if constexpr (std::is_same_v<P, pack<std::uint8_t, 4>>) {
-      __stcs(reinterpret_cast<unsigned*>(dst), *reinterpret_cast<const unsigned*>(&value));
       return;
     }
 #endif
