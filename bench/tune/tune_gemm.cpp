@@ -61,6 +61,20 @@ struct split : Tiles {
 // only: the sweeps whose name ("gemm float 1x4096x4096") contains it ("" for all).
 std::string only_gemm;
 
+// t = run()'s median time over runs; false, with `label name failed: why` printed, where the shape
+// cannot run (a launch Kokkos refuses, a tile that does not fit a team's scratch).
+template <class Run>
+bool measure_shape(const char* label, const std::string& name, const exec& space, Run&& run, int runs,
+                   pk_bench::timing& t) {
+  try {
+    t = pk_bench::measure(space, run, runs);
+  } catch (const std::exception& e) {
+    std::printf("%s %-40s failed: %s\n", label, name.c_str(), e.what());
+    return false;
+  }
+  return true;
+}
+
 template <class T, class... Shapes>
 void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
   const std::string what = std::string("gemm ") + (sizeof(T) == 4 ? "float " : "double ") + std::to_string(m) + "x" +
@@ -81,17 +95,10 @@ void sweep(std::int64_t m, std::int64_t n, std::int64_t k, int runs) {
   const auto one = [&](auto shape) {
     using S = decltype(shape);
     pk_bench::timing t;
-    try {
-      t = pk_bench::measure(
-          space,
-          [&] {
-            pk::detail::launch_gemm<exec, T, S>(space, pk::op::none, pk::op::none, T(1), a, b, T(0), c, k);
-          },
-          runs);
-    } catch (const std::exception& e) {
-      std::printf("gemm %-40s failed: %s\n", S::name().c_str(), e.what());
+    if (!measure_shape("gemm", S::name(), space, [&] {
+          pk::detail::launch_gemm<exec, T, S>(space, pk::op::none, pk::op::none, T(1), a, b, T(0), c, k);
+        }, runs, t))
       return;
-    }
     const double rate = flop / (t.median_ms * 1e9);
     std::printf("gemm %-40s %8.3f ms %7.2f TFLOP/s  ratio %.3f\n", S::name().c_str(), t.median_ms, rate, rate / peer);
   };
@@ -119,14 +126,11 @@ void sweep_conv_weights(int runs) {
   const auto one = [&](auto shape) {
     using S = decltype(shape);
     pk_bench::timing t;
-    try {
-      t = pk_bench::measure(
-          space, [&] { pk::detail::launch_gemm<exec, float, S, A, B>(space, pk::op::transpose, pk::op::none, 1.0f, dy, windows, 0.0f, dw, g.rows()); },
-          runs);
-    } catch (const std::exception& e) {
-      std::printf("conv weights %-40s failed: %s\n", S::name().c_str(), e.what());
+    if (!measure_shape("conv weights", S::name(), space, [&] {
+          pk::detail::launch_gemm<exec, float, S, A, B>(space, pk::op::transpose, pk::op::none, 1.0f, dy, windows, 0.0f,
+                                                        dw, g.rows());
+        }, runs, t))
       return;
-    }
     std::printf("conv weights %-40s %8.4f ms\n", S::name().c_str(), t.median_ms);
   };
   (one(Shapes{}), ...);
