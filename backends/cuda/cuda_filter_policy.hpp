@@ -22,11 +22,11 @@ inline constexpr bool is_conv2d<Conv2D<Radius>> = true;
 struct cuda_filter_policy {
   using primitives = cuda_primitives;
   // 256 x 32 output pixels per team of 8 warps: a warp's 32 lanes take consecutive elements of a
-  // row, each warp a group of 4 rows (schedule below; uint8 tiles: 256 x 64, groups of 8 rows,
-  // tile_rows). Wide tiles keep the halo small (3x3: 264 x 34 staged for 256 x 32, 36 KB);
-  // measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and others.
+  // row, each warp a group of 4 rows (schedule below; uint8 tiles: 256 x 64, groups of 8 rows:
+  // tile_rows, one row group a warp). Wide tiles keep the halo small (3x3: 264 x 34 staged for
+  // 256 x 32, 36 KB); measured on the H200 against 128 x 32, 256 x 16, 64 x 32 and others.
   using team = team_shape<256, 32>;
-  static constexpr int TileW = 256, TileH = 32;
+  static constexpr int TileW = 256;
   // 48 KB: the shared memory a block gets without opting in (Kokkos keeps 8 KB of it for its own
   // team reductions); at 36 KB six teams fit an SM's 228 KB.
   static constexpr std::size_t ScratchLimit = 48 * 1024;

@@ -57,7 +57,7 @@ struct tiles : d::cuda_filter_policy {
 // RowPassInRegisters: the separable row pass in each block's registers, no row-pass buffer.
 template <int TileW_, int TileH_, int Rows, int Teams, bool RowPassInRegisters = false>
 struct pixel_tiles : d::cuda_filter_policy {
-  static constexpr int TileW = TileW_, TileH = TileH_;
+  static constexpr int TileW = TileW_;
   template <class T, class Op>
   static constexpr int tile_rows = TileH_;
   template <class T, class Op>
@@ -65,7 +65,7 @@ struct pixel_tiles : d::cuda_filter_policy {
   template <class T, class Op>
   static constexpr int teams_per_sm = Teams;
   static std::string name() {
-    return "uint8 " + std::to_string(TileW) + "x" + std::to_string(TileH) + " rows " + std::to_string(Rows) +
+    return "uint8 " + std::to_string(TileW) + "x" + std::to_string(TileH_) + " rows " + std::to_string(Rows) +
            (Teams > 0 ? " >=" + std::to_string(Teams) + " teams/SM" : std::string()) +
            (RowPassInRegisters ? " row pass in registers" : "");
   }

@@ -3,8 +3,8 @@
 // backends/<name>/ (there is no default: a backend that forgets it does not compile). A policy
 // names
 //   primitives                  the device primitives its kernels use (core/primitives.hpp);
-//   TileW, TileH, team           the output tile of a team, and its threads (team_shape);
-//   tile_rows<T, Op>             (optional) the tile's rows for some kernels where not TileH;
+//   TileW, team                 the output tile's columns, and a team's threads (team_shape);
+//   TileH or tile_rows<T, Op>   the tile's rows: one count, or one per kernel;
 //   ScratchLimit                team scratch bytes a tile may use (0: ordinary memory, no limit;
 //                               else tiles shrink until they fit);
 //   FixedRadius                 whether kernels are compiled per radius (loops over the stencil
