@@ -38,12 +38,18 @@ struct cuda_primitives {
 
   // Float results stored "evict first" (st.global.cs): on the H200 this took the 3x3 filter from
   // 0.82-0.84 to 0.87-0.88 of copy bandwidth and the 5x5 from 0.76 to 0.79; presumably L2 then
-  // keeps the staged rows that neighbouring tiles read again (not profiled).
+  // keeps the staged rows that neighbouring tiles read again (not profiled). Four uint8 results
+  // go the same way as the one 32-bit word narrow_to_bytes packed them into: stored as a struct of
+  // four bytes, nvcc took the word apart into four byte registers for an st.global.v4.u8 and
+  // ptxas put it together again (six instructions a store).
   template <class P>
   KOKKOS_INLINE_FUNCTION static void store_streaming(P* dst, const P& value) {
 #if defined(__CUDA_ARCH__)
     if constexpr (std::is_same_v<P, pack<float>>) {
       __stcs(reinterpret_cast<float4*>(dst), make_float4(value.v[0], value.v[1], value.v[2], value.v[3]));
+      return;
+    } else if constexpr (std::is_same_v<P, pack<std::uint8_t, 4>>) {
+      __stcs(reinterpret_cast<unsigned*>(dst), *reinterpret_cast<const unsigned*>(&value));
       return;
     }
 #endif
@@ -63,13 +69,14 @@ struct cuda_primitives {
     portable_primitives::widen_bytes(p, v);
 #endif
   }
-  // Floats to bytes the same way back: clamped to 0..255 (fmaxf gives 0 for NaN), plus 1.5 x 2^23
-  // rounds to an integer, ties to even, in the mantissa's last byte; PRMT gathers the four bytes.
+  // Floats to bytes: cvt.rni.sat.u8.f32 is to_pixel's rule in one instruction (nearest, ties to
+  // even; saturated to 0..255; NaN gives 0; SASS F2IP.U8.F32), where clamping and rounding on the
+  // FP32 lanes took three (FMNMX, FMNMX, FADD of 1.5 x 2^23); PRMT gathers the four bytes.
   KOKKOS_INLINE_FUNCTION static pack<std::uint8_t, 4> narrow_to_bytes(const float (&v)[4]) {
 #if defined(__CUDA_ARCH__)
     unsigned b[4];
     PK_UNROLL
-    for (int k = 0; k < 4; ++k) b[k] = __float_as_uint(fminf(fmaxf(v[k], 0.f), 255.f) + 12582912.f);
+    for (int k = 0; k < 4; ++k) asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(b[k]) : "f"(v[k]));  // (PTX: a wider register)
     const unsigned w = __byte_perm(__byte_perm(b[0], b[1], 0x0040u), __byte_perm(b[2], b[3], 0x0040u), 0x5410u);
     pack<std::uint8_t, 4> p;
     *reinterpret_cast<unsigned*>(&p) = w;

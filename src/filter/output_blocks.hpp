@@ -175,24 +175,36 @@ KOKKOS_INLINE_FUNCTION void store_block(T* image, const tile_grid& g, const tile
   constexpr bool one_word = std::is_same_v<T, std::uint8_t> && Cols == 4;
   constexpr int Bytes = one_word ? 4 : 16;
   const bool as_pack = (one_pack || one_word) && whole && pack_aligned<Bytes>(dst) && row_stride % Cols == 0;
+  const auto store_pack = [&](int o) {
+    T* at = dst + o * row_stride;
+    if constexpr (one_word) {
+      Primitives::store_streaming(reinterpret_cast<pack<std::uint8_t, 4>*>(at), Primitives::narrow_to_bytes(acc[o]));
+    } else {
+      pack<T> p;
+      PK_UNROLL
+      for (int q = 0; q < Cols; ++q) p.v[q] = to_pixel<T>(acc[o][q]);
+      Primitives::store_streaming(reinterpret_cast<pack<T>*>(at), p);
+    }
+  };
+  if constexpr (one_pack || one_word) {
+    // A block with all its rows inside the tile (every one but the tile's last, where its height is
+    // not a multiple of Rows): its rows as packs, with no test a row.
+    if (as_pack && y + Rows <= t.h) {
+      PK_UNROLL
+      for (int o = 0; o < Rows; ++o) store_pack(o);
+      return;
+    }
+  }
   PK_UNROLL
   for (int o = 0; o < Rows; ++o) {
     if (y + o >= t.h) continue;
-    T* at = dst + o * row_stride;
-    if constexpr (one_word) {
+    if constexpr (one_pack || one_word) {
       if (as_pack) {
-        Primitives::store_streaming(reinterpret_cast<pack<std::uint8_t, 4>*>(at), Primitives::narrow_to_bytes(acc[o]));
-        continue;
-      }
-    } else if constexpr (one_pack) {
-      if (as_pack) {
-        pack<T> p;
-        PK_UNROLL
-        for (int q = 0; q < Cols; ++q) p.v[q] = to_pixel<T>(acc[o][q]);
-        Primitives::store_streaming(reinterpret_cast<pack<T>*>(at), p);
+        store_pack(o);
         continue;
       }
     }
+    T* at = dst + o * row_stride;
     if (whole) {
       PK_UNROLL_GPU
       for (int q = 0; q < Cols; ++q) at[q] = to_pixel<T>(acc[o][q]);
