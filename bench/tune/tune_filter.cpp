@@ -71,26 +71,27 @@ struct pixel_tiles : d::cuda_filter_policy {
   }
 };
 
-// The CUDA primitives with four uint8 results stored as the one 32-bit word narrow_to_bytes packed
-// them into, evict-first, where store_streaming copies them as a struct of four bytes (PTX: nvcc
-// unpacks the word into four byte registers for a st.global.v4.u8, 7 more instructions a row of 4
-// outputs). A candidate for cuda_primitives, timed against the policy in the same run.
-struct word_stores : d::cuda_primitives {
-  template <class P>
-  KOKKOS_INLINE_FUNCTION static void store_streaming(P* dst, const P& value) {
+// The CUDA primitives with uint8 results narrowed on the FP32 lanes (clamped by two FMNMX, rounded
+// by adding 1.5 x 2^23: three instructions an output, what cuda_primitives did before) instead of
+// one cvt.rni.sat.u8.f32 on the conversion unit: timed against the policy in the same run.
+struct fp32_narrowing : d::cuda_primitives {
+  KOKKOS_INLINE_FUNCTION static pk::detail::pack<std::uint8_t, 4> narrow_to_bytes(const float (&v)[4]) {
 #if defined(__CUDA_ARCH__)
-    if constexpr (std::is_same_v<P, pk::detail::pack<std::uint8_t, 4>>) {
-      __stcs(reinterpret_cast<unsigned*>(dst), *reinterpret_cast<const unsigned*>(&value));
-      return;
-    }
+    unsigned b[4];
+    for (int k = 0; k < 4; ++k) b[k] = __float_as_uint(fminf(fmaxf(v[k], 0.f), 255.f) + 12582912.f);
+    const unsigned w = __byte_perm(__byte_perm(b[0], b[1], 0x0040u), __byte_perm(b[2], b[3], 0x0040u), 0x5410u);
+    pk::detail::pack<std::uint8_t, 4> p;
+    *reinterpret_cast<unsigned*>(&p) = w;
+    return p;
+#else
+    return d::cuda_primitives::narrow_to_bytes(v);
 #endif
-    d::cuda_primitives::store_streaming(dst, value);
   }
 };
 template <class Tiles>
-struct with_word_stores : Tiles {
-  using primitives = word_stores;
-  static std::string name() { return Tiles::name() + " word stores"; }
+struct with_fp32_narrowing : Tiles {
+  using primitives = fp32_narrowing;
+  static std::string name() { return Tiles::name() + " FP32 narrowing"; }
 };
 
 enum class kernel { conv3, conv5, gaussian5_separable, sobel, conv7 };
@@ -272,11 +273,11 @@ void tune_filter(int runs, const std::string& only) {
   }
 #undef PK_TUNE_FILTER_SHAPES
   // uint8 (gray, RGB) as the policy stages it: its tiles first (256 x 64, 8 rows a thread, the
-  // separable row pass in registers), with word stores (above), the tiles before (256 x 32, 4 rows
-  // a thread) and 512 x 64. Measured and dropped from the sweep (h100-uint8-2026-12-07.txt): 1024
+  // separable row pass in registers), with FP32 narrowing (above), the tiles before (256 x 32, 4
+  // rows a thread) and 512 x 64. Measured and dropped from the sweep (h100-uint8-2026-12-07.txt): 1024
   // x 32, 256 x 128, and without the row pass in registers 256 x 32, 512 x 32, 256 x 64.
 #define PK_TUNE_PIXEL_SHAPES \
-  pixel_tiles<256, 64, 8, 0, true>, with_word_stores<pixel_tiles<256, 64, 8, 0, true>>, \
+  pixel_tiles<256, 64, 8, 0, true>, with_fp32_narrowing<pixel_tiles<256, 64, 8, 0, true>>, \
       pixel_tiles<256, 32, 4, 0, true>, pixel_tiles<512, 64, 8, 0, true>
   for (int c : {1, 3}) {
     const std::string what = c == 1 ? " uint8 gray" : " uint8 RGB";
