@@ -77,13 +77,21 @@ struct cuda_primitives {
     unsigned b[4];
     PK_UNROLL
     for (int k = 0; k < 4; ++k) asm("cvt.rni.sat.u8.f32 %0, %1;" : "=r"(b[k]) : "f"(v[k]));  // (PTX: a wider register)
-    const unsigned w = __byte_perm(__byte_perm(b[0], b[1], 0x0040u), __byte_perm(b[2], b[3], 0x0040u), 0x5410u);
-    pack<std::uint8_t, 4> p;
-    *reinterpret_cast<unsigned*>(&p) = w;
-    return p;
+    return low_bytes(b);
 #else
     return portable_primitives::narrow_to_bytes(v);
 #endif
+  }
+  // Byte k of the pack: the low byte of b[k] (two PRMT gather pairs, a third the pairs).
+  KOKKOS_INLINE_FUNCTION static pack<std::uint8_t, 4> low_bytes(const unsigned (&b)[4]) {
+    pack<std::uint8_t, 4> p;
+#if defined(__CUDA_ARCH__)
+    *reinterpret_cast<unsigned*>(&p) =
+        __byte_perm(__byte_perm(b[0], b[1], 0x0040u), __byte_perm(b[2], b[3], 0x0040u), 0x5410u);
+#else
+    for (int k = 0; k < 4; ++k) p.v[k] = static_cast<std::uint8_t>(b[k]);
+#endif
+    return p;
   }
 
   // sqrt.approx.f32, what sqrtf is with -prec-sqrt=false: a few ulp at most (CUDA programming

@@ -79,10 +79,7 @@ struct fp32_narrowing : d::cuda_primitives {
 #if defined(__CUDA_ARCH__)
     unsigned b[4];
     for (int k = 0; k < 4; ++k) b[k] = __float_as_uint(fminf(fmaxf(v[k], 0.f), 255.f) + 12582912.f);
-    const unsigned w = __byte_perm(__byte_perm(b[0], b[1], 0x0040u), __byte_perm(b[2], b[3], 0x0040u), 0x5410u);
-    pk::detail::pack<std::uint8_t, 4> p;
-    *reinterpret_cast<unsigned*>(&p) = w;
-    return p;
+    return low_bytes(b);
 #else
     return d::cuda_primitives::narrow_to_bytes(v);
 #endif
