@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/host_vector.hpp"
 #include "core/primitives.hpp"
 #include "core/unroll.hpp"
 #include "filter/output_blocks.hpp"
@@ -34,7 +35,7 @@ template <class Exec>
 struct filter_policy;
 
 // CPUs (Serial, OpenMP): a team is one thread, which computes its tile in blocks of 1 x 64
-// outputs (128 for uint8, below): 64 independent accumulators that the compiler turns into SIMD registers (8 AVX2 or 4
+// outputs (128 for uint8 with AVX-512, below): 64 independent accumulators that the compiler turns into SIMD registers (8 AVX2 or 4
 // AVX-512, enough to hide the FMA latency; 32 measured the same). Large tiles: the staged tile plus
 // the row-pass buffer (C=4, r=7: 78 x 1080 x 4 B + 78 x 1024 x 4 B, about 650 KB) stays within a
 // core's L2, and 64 rows make the halo rows the separable row pass computes twice cost 22% at r=7,
@@ -47,12 +48,15 @@ struct host_filter_policy {
   static constexpr int TileW = 256, TileH = 64;
   static constexpr std::size_t ScratchLimit = 0;
   static constexpr bool FixedRadius = false;
-  // uint8 pixels in blocks of 128: a block's results leave as two 64-byte stores, and the separable
-  // passes keep more outputs a window load (2 cores, 4096^2, A/B in one session: uint8 Gaussian 5x5
-  // 1.12-1.38x OpenCV against 0.96-1.22x with 64, uint8 3x3 level or faster; float with 128 was
-  // slower for 5x5 and separable 5x5, faster only for 15x15).
+  // uint8 pixels in blocks of 128 where the CPU has 32 vector registers of 16 floats (AVX-512): a
+  // block's results leave as two 64-byte stores, and the separable passes keep more outputs a
+  // window load (2 cores, 4096^2, A/B in one session: uint8 Gaussian 5x5 1.12-1.38x OpenCV against
+  // 0.96-1.22x with 64, uint8 3x3 level or faster; float with 128 was slower for 5x5 and separable
+  // 5x5, faster only for 15x15). With 16 registers of 8 (AVX2) 128 accumulators take them all and
+  // spill: 64 (AMD EPYC, AVX2, one thread, best of 36 runs: uint8 Gaussian 5x5 gray 16.9 ms
+  // against 18.7, RGB 47.7 against 51.6, RGBA 64.9 against 69.4, 3x3 level).
   template <class T, class Op>
-  using schedule = output_blocks<team, 1, sizeof(T) == 1 ? 128 : 64>;
+  using schedule = output_blocks<team, 1, sizeof(T) == 1 && host_vector_bytes == 64 ? 128 : 64>;
   template <class T, class Op>
   using staging = staged_by_elements<team, 1, 1, true>;
   template <class T, class Op>

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "core/host_vector.hpp"
 #include "matmul/copy_panels.hpp"
 #include "matmul/gemm_fragments.hpp"
 #include "matmul/gemm_functor.hpp"
@@ -57,19 +58,11 @@ void with_shape_policy(const Exec& space, std::int64_t m, std::int64_t n, std::i
     run(policy_tag<Policy>{});
 }
 
-// The host vector register width the compiler targets: the thread tile's rows are ThreadN values,
-// two vector registers wide, so that ThreadM x 2 accumulator registers plus the operands fit in the
-// register file (32 registers with AVX-512, 16 with AVX2/SSE).
-#if defined(__AVX512F__)
-inline constexpr int host_vector_bytes = 64;
-inline constexpr int host_thread_m = 12;  // 12 x 2 accumulators + 2 B registers + 1 broadcast of 32
-#elif defined(__AVX__)
-inline constexpr int host_vector_bytes = 32;
-inline constexpr int host_thread_m = 6;  // 6 x 2 accumulators + 2 + 1 of 16 (the classic 6x16 kernel)
-#else
-inline constexpr int host_vector_bytes = 16;
-inline constexpr int host_thread_m = 6;
-#endif
+// The thread tile's rows are ThreadN values, two host vector registers wide (core/host_vector.hpp),
+// so that ThreadM x 2 accumulator registers plus the operands fit in the register file (32
+// registers with AVX-512, 16 with AVX2/SSE).
+inline constexpr int host_thread_m = host_vector_bytes == 64 ? 12  // 12 x 2 accumulators + 2 B registers + 1 broadcast of 32
+                                                             : 6;  // 6 x 2 accumulators + 2 + 1 of 16 (the classic 6x16 kernel)
 
 // A SIMD vector of Bytes where the compiler has GCC's vector types (the host fragments' Value);
 // T otherwise.
