@@ -32,29 +32,12 @@ struct copy_panels {
   // Panels wholly past x_end are skipped: the thread tiles that would read them are.
   KOKKOS_INLINE_FUNCTION void store(T* tile) const {
     const int kc = k - k0 < TileK ? static_cast<int>(k - k0) : TileK;
-    if (!along_k) {
-      // Rows of X are rows of the panels: each row of the step read once, front to back, its runs
-      // going to the panels in turn (panel by panel, every run would start a row of its own).
-      const std::int64_t inside_all = x_end - x0 < Width ? x_end - x0 : Width;
-      const int whole = static_cast<int>(inside_all > 0 ? inside_all : 0) / Panel;
-      const int rest = static_cast<int>(inside_all > 0 ? inside_all : 0) - whole * Panel;
-      for (int kk = 0; kk < kc; ++kk) {
-        for (int p = 0; p < whole; ++p)
-          x.template row<1>(k_begin + k0 + kk, x0 + p * Panel, Panel, tile + p * Layout::panel_stride + kk * Row);
-        if (rest > 0) {
-          T* dst = tile + whole * Layout::panel_stride + kk * Row;
-          x.template row<1>(k_begin + k0 + kk, x0 + whole * Panel, rest, dst);
-          for (int c = rest; c < Panel; ++c) dst[c] = T(0);
-        }
-      }
-      return;
-    }
-    for (int p = 0; p < Width / Panel; ++p) {
-      T* dst = tile + p * Layout::panel_stride;
-      const std::int64_t px0 = x0 + p * Panel;
-      const int inside = x_end - px0 >= Panel ? Panel : (x_end > px0 ? static_cast<int>(x_end - px0) : 0);
-      if (inside == 0) continue;
-      if (along_k) {  // panel column c is stored row px0 + c of X, gathered along K
+    if (along_k) {  // panel column c is stored row px0 + c of X, gathered along K
+      for (int p = 0; p < Width / Panel; ++p) {
+        T* dst = tile + p * Layout::panel_stride;
+        const std::int64_t px0 = x0 + p * Panel;
+        const int inside = x_end - px0 >= Panel ? Panel : (x_end > px0 ? static_cast<int>(x_end - px0) : 0);
+        if (inside == 0) continue;
         for (int c = 0; c < Panel; ++c) {
           if (c < inside) {
             x.template row<Row>(px0 + c, k_begin + k0, kc, dst + c);
@@ -62,14 +45,19 @@ struct copy_panels {
             for (int kk = 0; kk < kc; ++kk) dst[kk * Row + c] = T(0);
           }
         }
-      } else {  // rows of X are rows of the panel
-        for (int kk = 0; kk < kc; ++kk) {
-          if (inside == Panel) {
-            x.template row<1>(k_begin + k0 + kk, px0, Panel, dst + kk * Row);
-          } else {
-            x.template row<1>(k_begin + k0 + kk, px0, inside, dst + kk * Row);
-            for (int c = inside; c < Panel; ++c) dst[kk * Row + c] = T(0);
-          }
+      }
+    } else {
+      // Rows of X are rows of the panels: each row of the step read once, front to back, its runs
+      // going to the panels in turn (panel by panel, every run would start a row of its own).
+      const int inside = x_end - x0 >= Width ? Width : (x_end > x0 ? static_cast<int>(x_end - x0) : 0);
+      const int whole = inside / Panel, rest = inside - whole * Panel;
+      for (int kk = 0; kk < kc; ++kk) {
+        for (int p = 0; p < whole; ++p)
+          x.template row<1>(k_begin + k0 + kk, x0 + p * Panel, Panel, tile + p * Layout::panel_stride + kk * Row);
+        if (rest > 0) {
+          T* dst = tile + whole * Layout::panel_stride + kk * Row;
+          x.template row<1>(k_begin + k0 + kk, x0 + whole * Panel, rest, dst);
+          for (int c = rest; c < Panel; ++c) dst[c] = T(0);
         }
       }
     }
