@@ -160,7 +160,9 @@ row bench_layer(const Exec& space, const plan& p, const layer& l, pass which, ra
     T* py = which == pass::forward ? theirs.data() : y.data();
     cuda_conv peer(space.cuda_stream(), cs, which);
     r.peer = peer.name();
+    peer.stage(px, pw, py);
     r.theirs = measure(space, [&] { peer.run(px, pw, py); }, p.runs);
+    peer.unstage(px, pw, py);
     r.peer_rate = l.flop() / (r.theirs.median_ms * 1e6);
     r.ratio = r.ours_rate / r.peer_rate;
     compare_all(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), theirs));

@@ -70,16 +70,20 @@ class cuda_blas {
   void* handle_ = nullptr;
 };
 #if defined(PK_BENCH_HAVE_CUDNN)
-// cuDNN's convolution for one layer and pass (peers_cudnn.cpp): the algorithm chosen by measuring
-// at construction; run() then computes the pass's output into its argument (y forward, x the
-// input gradient, w the weight gradient).
+// cuDNN's convolution for one layer and pass (peers_cudnn.cpp): the layout (NHWC or NCHW) and
+// algorithm chosen by measuring at construction; run() then computes the pass's output into its
+// argument (y forward, x the input gradient, w the weight gradient), all of them in pk's layout.
+// Where cuDNN's NCHW is the faster, stage() copies the pass's inputs into the peer's own NCHW
+// buffers first, run() works on those, and unstage() writes its result back in pk's layout.
 class cuda_conv {
  public:
   cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass);
   ~cuda_conv();
   cuda_conv(const cuda_conv&) = delete;
   cuda_conv& operator=(const cuda_conv&) = delete;
+  void stage(float* x, float* w, float* y);
   void run(float* x, float* w, float* y);
+  void unstage(float* x, float* w, float* y);
   std::string name() const;
 
  private:

@@ -1,7 +1,12 @@
-// The GPU peer of conv2d: cuDNN's convolution (forward, backward data, backward filter), NHWC
-// tensors and KRSC (F x KH x KW x C) filters as pk lays them out, padding 0, stride 1, cross-correlation,
-// FP32 FMA math (CUDNN_FMA_MATH: no TF32 tensor cores), and for each pass the fastest algorithm
-// that cudnnFind* measured at these shapes, its workspace allocated once. Built when the
+// The GPU peer of conv2d: cuDNN's convolution (forward, backward data, backward filter), padding 0,
+// stride 1, cross-correlation, FP32 FMA math (CUDNN_FMA_MATH: no TF32 tensor cores), in the faster
+// of cuDNN's two layouts: NHWC tensors with KRSC (F x KH x KW x C) filters as pk lays them out, or
+// NCHW with KCRS filters (PyTorch's default, and for FP32 often cuDNN's faster one: at batch 256 on
+// an H100 its forward pass of the CNN's third layer took about a third of the NHWC time). For
+// each layout cudnnFind* measures every algorithm at these shapes; the fastest FMA-math one of
+// either layout runs, its workspace allocated once. In NCHW the peer works on its own copies of
+// the pass's inputs, transposed from pk's before timing (stage), and its result is transposed back
+// for the comparison after it (unstage): the timed calls are the convolution alone. Built when the
 // CUDA build finds cudnn.h and libcudnn (the toolkit's, or CUDNN_ROOT, e.g. PyTorch's
 // nvidia-cudnn wheel).
 #include "peers.hpp"
@@ -31,24 +36,47 @@ Perf fastest(const Perf* results, int count, const char* what) {
   throw pk::error(std::string("bench: ") + what + " found no FP32 (FMA) algorithm");
 }
 
+struct tensor {
+  cudnnTensorDescriptor_t d = nullptr;
+  tensor() { check(cudnnCreateTensorDescriptor(&d), "cudnnCreateTensorDescriptor"); }
+  ~tensor() { cudnnDestroyTensorDescriptor(d); }
+  tensor(const tensor&) = delete;
+  tensor& operator=(const tensor&) = delete;
+  void set(cudnnTensorFormat_t format, std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w) {
+    check(cudnnSetTensor4dDescriptor(d, format, CUDNN_DATA_FLOAT, int(n), int(c), int(h), int(w)),
+          "cudnnSetTensor4dDescriptor");
+  }
+};
+
+struct device_floats {
+  float* p = nullptr;
+  explicit device_floats(std::int64_t count) { check(cudaMalloc(&p, std::size_t(count) * sizeof(float)), "cudaMalloc (cuDNN peer)"); }
+  ~device_floats() { cudaFree(p); }
+  device_floats(const device_floats&) = delete;
+  device_floats& operator=(const device_floats&) = delete;
+};
+
 }  // namespace
 
 struct cuda_conv::state {
   cudnnHandle_t handle = nullptr;
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  tensor x, y;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
+  cudnnTensorFormat_t format = CUDNN_TENSOR_NHWC;
   int algo = 0;
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
   std::string algo_name;
+  // NCHW only: pk's NHWC tensors and the filter as tensors in both layouts (for the transposes),
+  // and the peer's own NCHW copies.
+  tensor x_pk, y_pk, w_pk, w_own;
+  std::unique_ptr<device_floats> x_own, y_own, w_own_data;
   // Whatever the constructor got as far as making (it may throw half way).
   ~state() {
     if (workspace) cudaFree(workspace);
     if (conv) cudnnDestroyConvolutionDescriptor(conv);
     if (w) cudnnDestroyFilterDescriptor(w);
-    if (y) cudnnDestroyTensorDescriptor(y);
-    if (x) cudnnDestroyTensorDescriptor(x);
     if (handle) cudnnDestroy(handle);
   }
 };
@@ -57,65 +85,110 @@ cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass)
     : s_(new state), pass_(pass) {
   check(cudnnCreate(&s_->handle), "cudnnCreate");
   check(cudnnSetStream(s_->handle, stream), "cudnnSetStream");
-  check(cudnnCreateTensorDescriptor(&s_->x), "cudnnCreateTensorDescriptor");
-  check(cudnnCreateTensorDescriptor(&s_->y), "cudnnCreateTensorDescriptor");
   check(cudnnCreateFilterDescriptor(&s_->w), "cudnnCreateFilterDescriptor");
   check(cudnnCreateConvolutionDescriptor(&s_->conv), "cudnnCreateConvolutionDescriptor");
-  const int ho = int(s.h - s.kh + 1), wo = int(s.w - s.kw + 1);
-  check(cudnnSetTensor4dDescriptor(s_->x, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, int(s.n), int(s.c), int(s.h), int(s.w)),
-        "cudnnSetTensor4dDescriptor x");
-  check(cudnnSetTensor4dDescriptor(s_->y, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, int(s.n), int(s.f), ho, wo),
-        "cudnnSetTensor4dDescriptor y");
-  check(cudnnSetFilter4dDescriptor(s_->w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, int(s.f), int(s.c), int(s.kh), int(s.kw)),
-        "cudnnSetFilter4dDescriptor");
   check(cudnnSetConvolution2dDescriptor(s_->conv, 0, 0, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
         "cudnnSetConvolution2dDescriptor");
   check(cudnnSetConvolutionMathType(s_->conv, CUDNN_FMA_MATH), "cudnnSetConvolutionMathType");
-  // cudnnFind* runs each algorithm on buffers of these shapes that it allocates itself.
-  constexpr int want = 16;
-  int got = 0;  // written by the Find call, read in choose's body (after its arguments are evaluated)
-  const auto choose = [&](auto (&results)[want], cudnnStatus_t found, const char* what) {
-    check(found, what);
-    const auto best = fastest(results, got, what);
-    s_->algo = int(best.algo);
-    s_->workspace_bytes = best.memory;
+  const std::int64_t ho = s.h - s.kh + 1, wo = s.w - s.kw + 1;
+  const auto describe = [&](cudnnTensorFormat_t format) {
+    s_->x.set(format, s.n, s.c, s.h, s.w);
+    s_->y.set(format, s.n, s.f, ho, wo);
+    check(cudnnSetFilter4dDescriptor(s_->w, CUDNN_DATA_FLOAT, format, int(s.f), int(s.c), int(s.kh), int(s.kw)),
+          "cudnnSetFilter4dDescriptor");
   };
-  if (pass == conv_pass::forward) {
-    cudnnConvolutionFwdAlgoPerf_t r[want];
-    choose(r, cudnnFindConvolutionForwardAlgorithm(s_->handle, s_->x, s_->w, s_->conv, s_->y, want, &got, r),
-           "cudnnFindConvolutionForwardAlgorithm");
-  } else if (pass == conv_pass::input_gradient) {
-    cudnnConvolutionBwdDataAlgoPerf_t r[want];
-    choose(r, cudnnFindConvolutionBackwardDataAlgorithm(s_->handle, s_->w, s_->y, s_->conv, s_->x, want, &got, r),
-           "cudnnFindConvolutionBackwardDataAlgorithm");
-  } else {
-    cudnnConvolutionBwdFilterAlgoPerf_t r[want];
-    choose(r, cudnnFindConvolutionBackwardFilterAlgorithm(s_->handle, s_->x, s_->y, s_->conv, s_->w, want, &got, r),
-           "cudnnFindConvolutionBackwardFilterAlgorithm");
+  // cudnnFind* runs each algorithm on buffers of these shapes that it allocates itself.
+  float best_ms = -1;
+  for (const cudnnTensorFormat_t format : {CUDNN_TENSOR_NHWC, CUDNN_TENSOR_NCHW}) {
+    describe(format);
+    constexpr int want = 16;
+    int got = 0;  // written by the Find call, read in choose's body (after its arguments are evaluated)
+    const auto choose = [&](auto (&results)[want], cudnnStatus_t found, const char* what) {
+      check(found, what);
+      const auto best = fastest(results, got, what);
+      if (best_ms >= 0 && best.time >= best_ms) return;
+      best_ms = best.time;
+      s_->format = format;
+      s_->algo = int(best.algo);
+      s_->workspace_bytes = best.memory;
+    };
+    if (pass == conv_pass::forward) {
+      cudnnConvolutionFwdAlgoPerf_t r[want];
+      choose(r, cudnnFindConvolutionForwardAlgorithm(s_->handle, s_->x.d, s_->w, s_->conv, s_->y.d, want, &got, r),
+             "cudnnFindConvolutionForwardAlgorithm");
+    } else if (pass == conv_pass::input_gradient) {
+      cudnnConvolutionBwdDataAlgoPerf_t r[want];
+      choose(r, cudnnFindConvolutionBackwardDataAlgorithm(s_->handle, s_->w, s_->y.d, s_->conv, s_->x.d, want, &got, r),
+             "cudnnFindConvolutionBackwardDataAlgorithm");
+    } else {
+      cudnnConvolutionBwdFilterAlgoPerf_t r[want];
+      choose(r, cudnnFindConvolutionBackwardFilterAlgorithm(s_->handle, s_->x.d, s_->y.d, s_->conv, s_->w, want, &got, r),
+             "cudnnFindConvolutionBackwardFilterAlgorithm");
+    }
   }
+  describe(s_->format);
   if (s_->workspace_bytes) check(cudaMalloc(&s_->workspace, s_->workspace_bytes), "cudaMalloc (cuDNN workspace)");
-  s_->algo_name = "cuDNN algo " + std::to_string(s_->algo);
+  if (s_->format == CUDNN_TENSOR_NCHW) {
+    s_->x_pk.set(CUDNN_TENSOR_NHWC, s.n, s.c, s.h, s.w);
+    s_->y_pk.set(CUDNN_TENSOR_NHWC, s.n, s.f, ho, wo);
+    // KRSC is the NHWC layout of an F x C x KH x KW tensor, KCRS its NCHW one.
+    s_->w_pk.set(CUDNN_TENSOR_NHWC, s.f, s.c, s.kh, s.kw);
+    s_->w_own.set(CUDNN_TENSOR_NCHW, s.f, s.c, s.kh, s.kw);
+    s_->x_own = std::make_unique<device_floats>(s.n * s.c * s.h * s.w);
+    s_->y_own = std::make_unique<device_floats>(s.n * s.f * ho * wo);
+    s_->w_own_data = std::make_unique<device_floats>(s.f * s.c * s.kh * s.kw);
+  }
+  s_->algo_name = "cuDNN algo " + std::to_string(s_->algo) + (s_->format == CUDNN_TENSOR_NCHW ? " NCHW" : " NHWC");
 }
 
 cuda_conv::~cuda_conv() = default;
 
 std::string cuda_conv::name() const { return s_->algo_name; }
 
-// forward: y = conv(x, w); input gradient: x = conv^T(y, w) (x receives dx); weight gradient:
-// w = x (*) y (w receives dw).
-void cuda_conv::run(float* x, float* w, float* y) {
+// The pass's inputs from pk's layout into the peer's own (forward: x and w; input gradient: w and
+// y; weight gradient: x and y), and its output back.
+void cuda_conv::stage(float* x, float* w, float* y) {
+  if (s_->format == CUDNN_TENSOR_NHWC) return;
+  const float one = 1.0f, zero = 0.0f;
+  const auto to_own = [&](const tensor& from, const float* data, const tensor& to, float* own) {
+    check(cudnnTransformTensor(s_->handle, &one, from.d, data, &zero, to.d, own), "cudnnTransformTensor");
+  };
+  if (pass_ != conv_pass::input_gradient) to_own(s_->x_pk, x, s_->x, s_->x_own->p);
+  if (pass_ != conv_pass::weight_gradient) to_own(s_->w_pk, w, s_->w_own, s_->w_own_data->p);
+  if (pass_ != conv_pass::forward) to_own(s_->y_pk, y, s_->y, s_->y_own->p);
+}
+void cuda_conv::unstage(float* x, float* w, float* y) {
+  if (s_->format == CUDNN_TENSOR_NHWC) return;
   const float one = 1.0f, zero = 0.0f;
   if (pass_ == conv_pass::forward)
-    check(cudnnConvolutionForward(s_->handle, &one, s_->x, x, s_->w, w, s_->conv, cudnnConvolutionFwdAlgo_t(s_->algo),
-                                  s_->workspace, s_->workspace_bytes, &zero, s_->y, y),
+    check(cudnnTransformTensor(s_->handle, &one, s_->y.d, s_->y_own->p, &zero, s_->y_pk.d, y), "cudnnTransformTensor");
+  else if (pass_ == conv_pass::input_gradient)
+    check(cudnnTransformTensor(s_->handle, &one, s_->x.d, s_->x_own->p, &zero, s_->x_pk.d, x), "cudnnTransformTensor");
+  else
+    check(cudnnTransformTensor(s_->handle, &one, s_->w_own.d, s_->w_own_data->p, &zero, s_->w_pk.d, w),
+          "cudnnTransformTensor");
+}
+
+// forward: y = conv(x, w); input gradient: x = conv^T(y, w) (x receives dx); weight gradient:
+// w = x (*) y (w receives dw). In NCHW on the peer's own copies (stage/unstage).
+void cuda_conv::run(float* x, float* w, float* y) {
+  if (s_->format == CUDNN_TENSOR_NCHW) {
+    x = s_->x_own->p;
+    w = s_->w_own_data->p;
+    y = s_->y_own->p;
+  }
+  const float one = 1.0f, zero = 0.0f;
+  if (pass_ == conv_pass::forward)
+    check(cudnnConvolutionForward(s_->handle, &one, s_->x.d, x, s_->w, w, s_->conv, cudnnConvolutionFwdAlgo_t(s_->algo),
+                                  s_->workspace, s_->workspace_bytes, &zero, s_->y.d, y),
           "cudnnConvolutionForward");
   else if (pass_ == conv_pass::input_gradient)
-    check(cudnnConvolutionBackwardData(s_->handle, &one, s_->w, w, s_->y, y, s_->conv,
+    check(cudnnConvolutionBackwardData(s_->handle, &one, s_->w, w, s_->y.d, y, s_->conv,
                                        cudnnConvolutionBwdDataAlgo_t(s_->algo), s_->workspace, s_->workspace_bytes,
-                                       &zero, s_->x, x),
+                                       &zero, s_->x.d, x),
           "cudnnConvolutionBackwardData");
   else
-    check(cudnnConvolutionBackwardFilter(s_->handle, &one, s_->x, x, s_->y, y, s_->conv,
+    check(cudnnConvolutionBackwardFilter(s_->handle, &one, s_->x.d, x, s_->y.d, y, s_->conv,
                                          cudnnConvolutionBwdFilterAlgo_t(s_->algo), s_->workspace,
                                          s_->workspace_bytes, &zero, s_->w, w),
           "cudnnConvolutionBackwardFilter");
