@@ -28,12 +28,12 @@ void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) throw pk::error(std::string("bench: ") + what + ": " + cudaGetErrorString(status));
 }
 
-// The fastest FMA-math result of a cudnnFind*: results come sorted by time.
+// The fastest FMA-math result of a cudnnFind* (results come sorted by time), or null.
 template <class Perf>
-Perf fastest(const Perf* results, int count, const char* what) {
+const Perf* fastest(const Perf* results, int count) {
   for (int i = 0; i < count; ++i)
-    if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType == CUDNN_FMA_MATH) return results[i];
-  throw pk::error(std::string("bench: ") + what + " found no FP32 (FMA) algorithm");
+    if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType == CUDNN_FMA_MATH) return results + i;
+  return nullptr;
 }
 
 struct tensor {
@@ -50,7 +50,9 @@ struct tensor {
 
 struct device_floats {
   float* p = nullptr;
-  explicit device_floats(std::int64_t count) { check(cudaMalloc(&p, std::size_t(count) * sizeof(float)), "cudaMalloc (cuDNN peer)"); }
+  explicit device_floats(std::int64_t count) {
+    check(cudaMalloc(&p, std::size_t(count) * sizeof(float)), "cudaMalloc (cuDNN peer)");
+  }
   ~device_floats() { cudaFree(p); }
   device_floats(const device_floats&) = delete;
   device_floats& operator=(const device_floats&) = delete;
@@ -97,35 +99,35 @@ cuda_conv::cuda_conv(cudaStream_t stream, const conv_shape& s, conv_pass pass)
     check(cudnnSetFilter4dDescriptor(s_->w, CUDNN_DATA_FLOAT, format, int(s.f), int(s.c), int(s.kh), int(s.kw)),
           "cudnnSetFilter4dDescriptor");
   };
-  // cudnnFind* runs each algorithm on buffers of these shapes that it allocates itself.
+  // cudnnFind* runs each algorithm on buffers of these shapes that it allocates itself. A layout
+  // that cuDNN cannot run in FMA math at all is passed over.
   float best_ms = -1;
   for (const cudnnTensorFormat_t format : {CUDNN_TENSOR_NHWC, CUDNN_TENSOR_NCHW}) {
     describe(format);
     constexpr int want = 16;
     int got = 0;  // written by the Find call, read in choose's body (after its arguments are evaluated)
-    const auto choose = [&](auto (&results)[want], cudnnStatus_t found, const char* what) {
-      check(found, what);
-      const auto best = fastest(results, got, what);
-      if (best_ms >= 0 && best.time >= best_ms) return;
-      best_ms = best.time;
+    const auto choose = [&](auto (&results)[want], cudnnStatus_t found) {
+      const auto* best = found == CUDNN_STATUS_SUCCESS ? fastest(results, got) : nullptr;
+      if (!best || (best_ms >= 0 && best->time >= best_ms)) return;
+      best_ms = best->time;
       s_->format = format;
-      s_->algo = int(best.algo);
-      s_->workspace_bytes = best.memory;
+      s_->algo = int(best->algo);
+      s_->workspace_bytes = best->memory;
     };
     if (pass == conv_pass::forward) {
       cudnnConvolutionFwdAlgoPerf_t r[want];
-      choose(r, cudnnFindConvolutionForwardAlgorithm(s_->handle, s_->x.d, s_->w, s_->conv, s_->y.d, want, &got, r),
-             "cudnnFindConvolutionForwardAlgorithm");
+      choose(r, cudnnFindConvolutionForwardAlgorithm(s_->handle, s_->x.d, s_->w, s_->conv, s_->y.d, want, &got, r));
     } else if (pass == conv_pass::input_gradient) {
       cudnnConvolutionBwdDataAlgoPerf_t r[want];
-      choose(r, cudnnFindConvolutionBackwardDataAlgorithm(s_->handle, s_->w, s_->y.d, s_->conv, s_->x.d, want, &got, r),
-             "cudnnFindConvolutionBackwardDataAlgorithm");
+      choose(r,
+             cudnnFindConvolutionBackwardDataAlgorithm(s_->handle, s_->w, s_->y.d, s_->conv, s_->x.d, want, &got, r));
     } else {
       cudnnConvolutionBwdFilterAlgoPerf_t r[want];
-      choose(r, cudnnFindConvolutionBackwardFilterAlgorithm(s_->handle, s_->x.d, s_->y.d, s_->conv, s_->w, want, &got, r),
-             "cudnnFindConvolutionBackwardFilterAlgorithm");
+      choose(r,
+             cudnnFindConvolutionBackwardFilterAlgorithm(s_->handle, s_->x.d, s_->y.d, s_->conv, s_->w, want, &got, r));
     }
   }
+  if (best_ms < 0) throw pk::error("bench: cuDNN found no FP32 (FMA) algorithm for this convolution in NHWC or NCHW");
   describe(s_->format);
   if (s_->workspace_bytes) check(cudaMalloc(&s_->workspace, s_->workspace_bytes), "cudaMalloc (cuDNN workspace)");
   if (s_->format == CUDNN_TENSOR_NCHW) {
