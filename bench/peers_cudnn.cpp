@@ -48,6 +48,12 @@ struct tensor {
   }
 };
 
+// data (laid out as `from` says) into result (as `to` says): a layout change.
+void transform(cudnnHandle_t handle, const tensor& from, const float* data, const tensor& to, float* result) {
+  const float one = 1.0f, zero = 0.0f;
+  check(cudnnTransformTensor(handle, &one, from.d, data, &zero, to.d, result), "cudnnTransformTensor");
+}
+
 struct device_floats {
   float* p = nullptr;
   explicit device_floats(std::int64_t count) {
@@ -151,24 +157,18 @@ std::string cuda_conv::name() const { return s_->algo_name; }
 // y; weight gradient: x and y), and its output back.
 void cuda_conv::stage(float* x, float* w, float* y) {
   if (s_->format == CUDNN_TENSOR_NHWC) return;
-  const float one = 1.0f, zero = 0.0f;
-  const auto to_own = [&](const tensor& from, const float* data, const tensor& to, float* own) {
-    check(cudnnTransformTensor(s_->handle, &one, from.d, data, &zero, to.d, own), "cudnnTransformTensor");
-  };
-  if (pass_ != conv_pass::input_gradient) to_own(s_->x_pk, x, s_->x, s_->x_own->p);
-  if (pass_ != conv_pass::weight_gradient) to_own(s_->w_pk, w, s_->w_own, s_->w_own_data->p);
-  if (pass_ != conv_pass::forward) to_own(s_->y_pk, y, s_->y, s_->y_own->p);
+  if (pass_ != conv_pass::input_gradient) transform(s_->handle, s_->x_pk, x, s_->x, s_->x_own->p);
+  if (pass_ != conv_pass::weight_gradient) transform(s_->handle, s_->w_pk, w, s_->w_own, s_->w_own_data->p);
+  if (pass_ != conv_pass::forward) transform(s_->handle, s_->y_pk, y, s_->y, s_->y_own->p);
 }
 void cuda_conv::unstage(float* x, float* w, float* y) {
   if (s_->format == CUDNN_TENSOR_NHWC) return;
-  const float one = 1.0f, zero = 0.0f;
   if (pass_ == conv_pass::forward)
-    check(cudnnTransformTensor(s_->handle, &one, s_->y.d, s_->y_own->p, &zero, s_->y_pk.d, y), "cudnnTransformTensor");
+    transform(s_->handle, s_->y, s_->y_own->p, s_->y_pk, y);
   else if (pass_ == conv_pass::input_gradient)
-    check(cudnnTransformTensor(s_->handle, &one, s_->x.d, s_->x_own->p, &zero, s_->x_pk.d, x), "cudnnTransformTensor");
+    transform(s_->handle, s_->x, s_->x_own->p, s_->x_pk, x);
   else
-    check(cudnnTransformTensor(s_->handle, &one, s_->w_own.d, s_->w_own_data->p, &zero, s_->w_pk.d, w),
-          "cudnnTransformTensor");
+    transform(s_->handle, s_->w_own, s_->w_own_data->p, s_->w_pk, w);
 }
 
 // forward: y = conv(x, w); input gradient: x = conv^T(y, w) (x receives dx); weight gradient:
